@@ -1,0 +1,131 @@
+#include "cimageio.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <setjmp.h>
+#include <jpeglib.h>
+
+typedef struct {
+    struct jpeg_error_mgr base;
+    jmp_buf jump;
+    char *message;
+} error_manager;
+
+static void on_error(j_common_ptr info) {
+    error_manager *manager = (error_manager *)info->err;
+    (*info->err->format_message)(info, manager->message);
+    longjmp(manager->jump, 1);
+}
+
+static void on_warning(j_common_ptr info, int level) {
+    (void)info; (void)level;  // corrupt-data warnings: libjpeg recovers, and so do we
+}
+
+int cimageio_read_jpeg(const char *path, cimageio_image *out) {
+    memset(out, 0, sizeof *out);
+    FILE *file = fopen(path, "rb");
+    if (!file) {
+        snprintf(out->error, sizeof out->error, "cannot open the file");
+        return 1;
+    }
+    struct jpeg_decompress_struct info;
+    error_manager errors;
+    char message[JMSG_LENGTH_MAX] = {0};
+    info.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = on_error;
+    errors.base.emit_message = on_warning;
+    errors.message = message;
+    unsigned char *volatile pixels = NULL;
+    unsigned char *volatile row = NULL;
+    if (setjmp(errors.jump)) {
+        snprintf(out->error, sizeof out->error, "%s", message);
+        jpeg_destroy_decompress(&info);
+        free(pixels);
+        free(row);
+        fclose(file);
+        return 1;
+    }
+    jpeg_create_decompress(&info);
+    jpeg_stdio_src(&info, file);
+    jpeg_read_header(&info, TRUE);
+    if ((unsigned long long)info.image_width * info.image_height > CIMAGEIO_MAX_PIXELS) {
+        snprintf(message, sizeof message, "image size %ux%u is too large", info.image_width, info.image_height);
+        longjmp(errors.jump, 1);
+    }
+    int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
+    jpeg_start_decompress(&info);
+    size_t width = info.output_width, height = info.output_height;
+    pixels = malloc(width * height * 4);
+    row = malloc(width * 4);
+    if (!pixels || !row) {
+        snprintf(message, sizeof message, "out of memory for %zux%zu pixels", width, height);
+        longjmp(errors.jump, 1);
+    }
+    // Photoshop writes CMYK JPEGs inverted (an Adobe marker says so): 255 means no ink.
+    int inverted = info.saw_Adobe_marker;
+    while (info.output_scanline < info.output_height) {
+        unsigned char *target = pixels + (size_t)info.output_scanline * width * 4;
+        JSAMPROW rows[1] = { cmyk ? row : target };
+        jpeg_read_scanlines(&info, rows, 1);
+        if (cmyk) {
+            for (size_t x = 0; x < width; x++) {
+                unsigned c = row[4 * x], m = row[4 * x + 1], y = row[4 * x + 2], k = row[4 * x + 3];
+                if (!inverted) { c = 255 - c; m = 255 - m; y = 255 - y; k = 255 - k; }
+                target[4 * x] = (unsigned char)((c * k + 127) / 255);
+                target[4 * x + 1] = (unsigned char)((m * k + 127) / 255);
+                target[4 * x + 2] = (unsigned char)((y * k + 127) / 255);
+                target[4 * x + 3] = 255;
+            }
+        }
+    }
+    jpeg_finish_decompress(&info);
+    jpeg_destroy_decompress(&info);
+    free(row);
+    fclose(file);
+    out->width = (int)width;
+    out->height = (int)height;
+    out->is16bit = 0;
+    out->pixels = pixels;
+    return 0;
+}
+
+int cimageio_write_jpeg(const char *path, const uint8_t *rgba, int width, int height, int quality, char error[256]) {
+    FILE *file = fopen(path, "wb");
+    if (!file) {
+        snprintf(error, 256, "cannot create the file");
+        return 1;
+    }
+    struct jpeg_compress_struct info;
+    error_manager errors;
+    char message[JMSG_LENGTH_MAX] = {0};
+    info.err = jpeg_std_error(&errors.base);
+    errors.base.error_exit = on_error;
+    errors.message = message;
+    if (setjmp(errors.jump)) {
+        snprintf(error, 256, "%s", message);
+        jpeg_destroy_compress(&info);
+        fclose(file);
+        return 1;
+    }
+    jpeg_create_compress(&info);
+    jpeg_stdio_dest(&info, file);
+    info.image_width = (JDIMENSION)width;
+    info.image_height = (JDIMENSION)height;
+    info.input_components = 4;
+    info.in_color_space = JCS_EXT_RGBA;
+    jpeg_set_defaults(&info);
+    jpeg_set_quality(&info, quality, TRUE);
+    jpeg_start_compress(&info, TRUE);
+    while (info.next_scanline < info.image_height) {
+        JSAMPROW rows[1] = { (JSAMPROW)(rgba + (size_t)info.next_scanline * width * 4) };
+        jpeg_write_scanlines(&info, rows, 1);
+    }
+    jpeg_finish_compress(&info);
+    jpeg_destroy_compress(&info);
+    if (fclose(file) != 0) {
+        snprintf(error, 256, "cannot finish writing the file");
+        return 1;
+    }
+    return 0;
+}

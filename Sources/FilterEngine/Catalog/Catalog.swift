@@ -1,0 +1,176 @@
+import Foundation
+
+/// The filter catalogue: every built-in Core Image filter with its attribute metadata, read from filters.json.
+/// It is the one place defaults and ranges come from; no other code repeats them.
+public struct Catalog: Sendable {
+    public let categories: [CategoryInfo]
+    /// Sorted by name.
+    public let filters: [FilterDescriptor]
+    private let index: [String: Int]
+
+    /// The catalogue built into the program (the repository's filters.json, embedded at build time).
+    public static let builtIn: Catalog = {
+        do {
+            return try Catalog(json: Data(embeddedCatalogJSON.utf8), source: "filters.json")
+        } catch {
+            // The catalogue-wide tests load the same file, so this only happens to a build that skipped them.
+            fatalError("\(error)")
+        }
+    }()
+
+    public init(contentsOf url: URL) throws {
+        let data: Data
+        do { data = try Data(contentsOf: url) } catch {
+            throw CatalogError(source: url.path, filter: nil, input: nil, message: "cannot read the file")
+        }
+        try self.init(json: data, source: url.path)
+    }
+
+    public init(json data: Data, source: String = "catalogue") throws {
+        let root: JSONValue
+        do { root = try JSONValue.parse(data) } catch {
+            throw CatalogError(source: source, filter: nil, input: nil, message: "not valid JSON")
+        }
+        let parser = CatalogParser(source: source)
+        (categories, filters) = try parser.parseRoot(root)
+        index = Dictionary(uniqueKeysWithValues: filters.enumerated().map { ($1.name, $0) })
+    }
+
+    public func filter(named name: String) -> FilterDescriptor? {
+        index[name].map { filters[$0] }
+    }
+
+    /// Filter names in one category, as `Filter.filterNames(inCategory:)` gives them (sorted).
+    public func filterNames(inCategory category: String) -> [String] {
+        filters.filter { $0.categories.contains(category) }.map(\.name)
+    }
+
+    /// Names close to `name` (case-insensitive, by edit distance or containment), best first, for "did you mean".
+    public func suggestions(for name: String, limit: Int = 3) -> [String] {
+        Suggestions.closest(to: name, among: filters.map(\.name), limit: limit)
+    }
+}
+
+public struct CategoryInfo: Sendable, Equatable {
+    /// Core Image's name, e.g. `CICategoryBlur`.
+    public let name: String
+    public let displayName: String
+    public let description: String
+}
+
+public struct FilterDescriptor: Sendable {
+    public let name: String
+    public let displayName: String
+    public let description: String
+    public let categories: [String]
+    public let availableMac: String
+    public let availableIOS: String
+    /// Set for filters that cannot be made off Apple's systems (they need a neural network or camera data).
+    public let unavailableReason: String?
+    public let inputs: [InputDescriptor]
+
+    public func input(_ key: String) -> InputDescriptor? { inputs.first { $0.key == key } }
+    public var inputKeys: [String] { inputs.map(\.key) }
+}
+
+/// The class of an input's value, as Core Image names it.
+public enum ValueClass: String, Sendable, CaseIterable {
+    case image = "CIImage"
+    case number = "NSNumber"
+    case vector = "CIVector"
+    case color = "CIColor"
+    case data = "NSData"
+    case string = "NSString"
+    case object = "NSObject"
+    case transform = "NSAffineTransform"
+    case array = "NSArray"
+    case attributedString = "NSAttributedString"
+    case barcodeDescriptor = "CIBarcodeDescriptor"
+    case mlModel = "MLModel"
+    case cameraCalibration = "AVCameraCalibrationData"
+    case imageMetadata = "CGImageMetadataRef"
+}
+
+/// The attribute type Core Image gives an input (`CIAttributeTypeDistance` ...), without the prefix.
+public enum AttributeType: String, Sendable, CaseIterable {
+    case time = "CIAttributeTypeTime"
+    case scalar = "CIAttributeTypeScalar"
+    case distance = "CIAttributeTypeDistance"
+    case angle = "CIAttributeTypeAngle"
+    case boolean = "CIAttributeTypeBoolean"
+    case integer = "CIAttributeTypeInteger"
+    case count = "CIAttributeTypeCount"
+    case position = "CIAttributeTypePosition"
+    case offset = "CIAttributeTypeOffset"
+    case position3 = "CIAttributeTypePosition3"
+    case rectangle = "CIAttributeTypeRectangle"
+    case color = "CIAttributeTypeColor"
+    case opaqueColor = "CIAttributeTypeOpaqueColor"
+    case image = "CIAttributeTypeImage"
+    case gradient = "CIAttributeTypeGradient"
+    case transform = "CIAttributeTypeTransform"
+
+    public var shortName: String { String(rawValue.dropFirst("CIAttributeType".count)) }
+}
+
+/// A value stored in the catalogue (a default or an identity).
+public enum AttributeValue: Sendable, Equatable, CustomStringConvertible {
+    case number(Double)
+    case bool(Bool)
+    /// Vectors, colours (r g b a) and affine transforms (a b c d tx ty).
+    case vector([Double])
+    case string(String)
+    /// Binary data described by its size (colour cube and curve tables).
+    case data(byteCount: Int)
+
+    public var description: String {
+        switch self {
+        case .number(let value): formatNumber(value)
+        case .bool(let value): value ? "true" : "false"
+        case .vector(let values): "[" + values.map(formatNumber).joined(separator: " ") + "]"
+        case .string(let text): "\"\(text)\""
+        case .data(let count): "<\(count) bytes>"
+        }
+    }
+}
+
+public struct InputDescriptor: Sendable {
+    public let key: String
+    public let valueClass: ValueClass
+    public let type: AttributeType?
+    public let displayName: String
+    public let description: String
+    public let defaultValue: AttributeValue?
+    public let minimum: Double?
+    public let maximum: Double?
+    public let sliderMinimum: Double?
+    public let sliderMaximum: Double?
+    public let identity: AttributeValue?
+    /// How the entry departs from Apple's facts (a derived slider range, a derived display name ...).
+    public let notes: [String]
+
+    public var isBoolean: Bool { type == .boolean }
+    public var isImage: Bool { valueClass == .image }
+    /// Whole-number inputs (counts, integers).
+    public var isInteger: Bool { type == .integer || type == .count }
+}
+
+public struct CatalogError: Error, CustomStringConvertible, Equatable {
+    public let source: String
+    public let filter: String?
+    public let input: String?
+    public let message: String
+
+    public var description: String {
+        let place = [filter, input].compactMap { $0 }.joined(separator: ".")
+        return place.isEmpty ? "\(source): \(message)" : "\(source): \(place): \(message)"
+    }
+}
+
+/// Formats a number the shortest way that reads back the same: 1, 0.5, -3.141593.
+public func formatNumber(_ value: Double) -> String {
+    if value.isNaN { return "nan" }
+    if value.isInfinite { return value > 0 ? "inf" : "-inf" }
+    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
+    return String(format: "%.7g", value)
+}

@@ -1,0 +1,41 @@
+/// "Did you mean" suggestions: the candidates nearest to a mistyped name.
+public enum Suggestions {
+    public static func closest(to query: String, among candidates: [String], limit: Int = 3) -> [String] {
+        let needle = normalized(query)
+        guard !needle.isEmpty else { return [] }
+        let scored = candidates.map { candidate -> (String, Int) in
+            let hay = normalized(candidate)
+            if hay == needle { return (candidate, 0) }
+            if hay.contains(needle) || needle.contains(hay) { return (candidate, 1) }
+            return (candidate, 2 + editDistance(needle, hay))
+        }
+        // Accept edits up to about a third of the name, so "sepai" finds CISepiaTone but "x" finds nothing.
+        let limitDistance = 2 + max(2, needle.count / 3)
+        return scored.filter { $0.1 <= limitDistance }
+            .sorted { $0.1 != $1.1 ? $0.1 < $1.1 : $0.0 < $1.0 }
+            .prefix(limit).map(\.0)
+    }
+
+    /// Lowercased, without the `ci` prefix Core Image puts on every name.
+    static func normalized(_ name: String) -> [Character] {
+        var lower = name.lowercased()
+        if lower.hasPrefix("ci") { lower.removeFirst(2) }
+        return Array(lower)
+    }
+
+    static func editDistance(_ a: [Character], _ b: [Character]) -> Int {
+        if a.isEmpty { return b.count }
+        if b.isEmpty { return a.count }
+        var previous = Array(0...b.count)
+        var current = previous
+        for i in 1...a.count {
+            current[0] = i
+            for j in 1...b.count {
+                let substitution = previous[j - 1] + (a[i - 1] == b[j - 1] ? 0 : 1)
+                current[j] = min(previous[j] + 1, current[j - 1] + 1, substitution)
+            }
+            swap(&previous, &current)
+        }
+        return previous[b.count]
+    }
+}

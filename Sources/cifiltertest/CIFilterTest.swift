@@ -1,0 +1,11 @@
+import ArgumentParser
+import FilterEngine
+
+@main
+struct CIFilterTest: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "cifiltertest",
+        abstract: "Browse, tweak and render Core Image filters in the terminal.",
+        subcommands: []
+    )
+}

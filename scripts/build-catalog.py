@@ -1,0 +1,194 @@
+#!/usr/bin/env python3
+"""Builds filters.json from the facts in ../shared/reference/coreimage-attributes.json.
+
+filters.json is the one source of truth at run time; this script only (re)derives its factual part.
+Hand-written text already in filters.json (descriptions, notes, unavailability reasons) is kept, so the
+script can be re-run after the reference changes without losing what people wrote.
+
+Usage: scripts/build-catalog.py [REFERENCE] [OUT]
+"""
+import json, os, re, sys
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+ROOT = os.path.dirname(HERE)
+REFERENCE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "coreimage-attributes.json")
+OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "filters.json")
+
+CATEGORY_ORDER = [
+    "DistortionEffect", "GeometryAdjustment", "CompositeOperation", "HalftoneEffect", "ColorAdjustment",
+    "ColorEffect", "Transition", "TileEffect", "Generator", "Reduction", "Gradient", "Stylize", "Sharpen",
+    "Blur", "Video", "StillImage", "Interlaced", "NonSquarePixels", "HighDynamicRange", "BuiltIn",
+]
+
+# Filters that cannot be made on this platform, with the reason shown to users.
+UNAVAILABLE = {
+    "CICoreMLModelFilter": "needs a Core ML model, which does not exist off Apple's systems",
+    "CIPersonSegmentation": "needs Apple's person-segmentation neural network",
+    "CISaliencyMapFilter": "needs Apple's saliency neural network",
+    "CICameraCalibrationLensCorrection": "needs AVFoundation camera calibration data from an Apple device",
+    "CIDepthBlurEffect": "needs AVFoundation camera calibration and depth metadata from an Apple device",
+}
+
+
+def split_words(key):
+    name = key[5:] if key.startswith("input") else key
+    words = re.findall(r"[A-Z]+(?=[A-Z][a-z]|\d|$)|[A-Z]?[a-z]+|\d+|[A-Z]+", name)
+    return " ".join(words) or name
+
+
+def convert_value(cls, value):
+    """Reference values to filters.json values: numbers, booleans, arrays of numbers, strings, tagged data."""
+    if isinstance(value, dict):
+        if "CIColor" in value:
+            return value["CIColor"]
+        if "CGAffineTransform" in value:
+            return value["CGAffineTransform"]
+        if "CGColorSpace" in value:
+            return value["CGColorSpace"]
+        if "NSData" in value:
+            return {"byteCount": value["NSData"]["length"]}
+        raise ValueError(f"unknown value {value!r}")
+    if isinstance(value, float) and value.is_integer() and abs(value) < 2**53:
+        return int(value)
+    return value
+
+
+def nice(x):
+    if isinstance(x, float) and x.is_integer():
+        return int(x)
+    return round(x, 6) if isinstance(x, float) else x
+
+
+def derive_slider(inp):
+    """Slider range for a number the reference gives none for. Returns (lo, hi, note) or None."""
+    t = inp.get("type")
+    if inp["class"] != "NSNumber" or t == "CIAttributeTypeBoolean":
+        return None
+    lo, hi, d = inp.get("min"), inp.get("max"), inp.get("default")
+    if lo is not None and hi is not None:
+        return lo, hi, "slider range derived: the legal range"
+    if t == "CIAttributeTypeAngle":
+        return (lo if lo is not None else -3.141593), 3.141593, "slider range derived: a half turn each way"
+    base = abs(d) if isinstance(d, (int, float)) and d else 1
+    if lo is not None:
+        span = {"CIAttributeTypeDistance": max(4 * base, 100)}.get(t, 4 * base)
+        return lo, nice(max(lo + span, lo + 1)), "slider range derived: from the minimum to about four times the default"
+    if hi is not None:
+        return nice(hi - 4 * base), hi, "slider range derived: up to the maximum"
+    if isinstance(d, (int, float)) and d > 0:
+        return 0, nice(4 * d), "slider range derived: from zero to four times the default"
+    if isinstance(d, (int, float)) and d < 0:
+        return nice(4 * d), 0, "slider range derived: from four times the default to zero"
+    return -1, 1, "slider range derived: one each way of zero"
+
+
+def sibling_facts(reference):
+    """Type and default of each (key, class) where some filter states them, for entries that omit them."""
+    facts = {}
+    for f in reference.values():
+        for r in f["inputs"]:
+            if "CIAttributeType" in r:
+                facts.setdefault((r["key"], r["CIAttributeClass"]), {}).setdefault("type", r["CIAttributeType"])
+            if "CIAttributeDefault" in r:
+                facts.setdefault((r["key"], r["CIAttributeClass"]), {}).setdefault("default", r["CIAttributeDefault"])
+    return facts
+
+
+def build(reference, existing):
+    siblings = sibling_facts(reference)
+    old = {f["name"]: f for f in existing.get("filters", [])}
+    seen = set()
+    for f in reference.values():
+        for c in f["CIAttributeFilterCategories"]:
+            seen.add(c[len("CICategory"):])
+    order = CATEGORY_ORDER + sorted(seen - set(CATEGORY_ORDER))
+    old_categories = {c["name"]: c for c in existing.get("categories", [])}
+    categories = []
+    for name in order:
+        full = "CICategory" + name
+        entry = {"name": full, "displayName": split_words(name)}
+        if full in old_categories and old_categories[full].get("description"):
+            entry["description"] = old_categories[full]["description"]
+        categories.append(entry)
+
+    filters = []
+    for name in sorted(reference):
+        ref = reference[name]
+        prev = old.get(name, {})
+        prev_inputs = {i["key"]: i for i in prev.get("inputs", [])}
+        out = {
+            "name": name,
+            "displayName": ref["CIAttributeFilterDisplayName"],
+            "description": prev.get("description", ""),
+            "categories": ref["CIAttributeFilterCategories"],
+            "availableMac": ref["CIAttributeFilterAvailable_Mac"],
+            "availableIOS": ref["CIAttributeFilterAvailable_iOS"],
+        }
+        reason = prev.get("unavailableReason") or UNAVAILABLE.get(name)
+        if reason:
+            out["unavailableReason"] = reason
+        inputs = []
+        for r in ref["inputs"]:
+            p = prev_inputs.get(r["key"], {})
+            inp = {"key": r["key"], "class": r["CIAttributeClass"]}
+            notes = []
+            sib = siblings.get((r["key"], r["CIAttributeClass"]), {})
+            if "CIAttributeType" in r:
+                inp["type"] = r["CIAttributeType"]
+            elif "type" in sib:
+                inp["type"] = sib["type"]
+                notes.append("type taken from the same input of another filter")
+            if "CIAttributeDefault" not in r and "default" in sib and inp.get("type") == "CIAttributeTypeBoolean":
+                r = dict(r, CIAttributeDefault=sib["default"])
+                notes.append("default taken from the same input of another filter")
+            inp["displayName"] = r.get("CIAttributeDisplayName") or split_words(r["key"])
+            inp["description"] = p.get("description", "")
+            for src, dst in [("CIAttributeDefault", "default"), ("CIAttributeMin", "min"), ("CIAttributeMax", "max"),
+                             ("CIAttributeSliderMin", "sliderMin"), ("CIAttributeSliderMax", "sliderMax"),
+                             ("CIAttributeIdentity", "identity")]:
+                if src in r:
+                    inp[dst] = convert_value(r["CIAttributeClass"], r[src])
+            if "CIAttributeDisplayName" not in r:
+                notes.append("display name derived from the key")
+            if "sliderMin" not in inp:
+                derived = derive_slider(inp)
+                if derived:
+                    inp["sliderMin"], inp["sliderMax"], note = derived
+                    notes.append(note)
+            # Keep a slider inside the legal range (a reference slider may not be).
+            if "sliderMin" in inp:
+                if "min" in inp and inp["sliderMin"] < inp["min"]:
+                    inp["sliderMin"] = inp["min"]; notes.append("slider minimum raised to the legal minimum")
+                if "max" in inp and inp["sliderMax"] > inp["max"]:
+                    inp["sliderMax"] = inp["max"]; notes.append("slider maximum lowered to the legal maximum")
+            for n in p.get("notes", []):
+                if n not in notes:
+                    notes.append(n)
+            if notes:
+                inp["notes"] = notes
+            inputs.append(inp)
+        out["inputs"] = inputs
+        filters.append(out)
+    return {
+        "source": "Derived from Core Image's built-in filter attributes (../shared/reference); descriptions are ours.",
+        "categories": categories,
+        "filters": filters,
+    }
+
+
+def main():
+    with open(REFERENCE) as fh:
+        reference = json.load(fh)["filters"]
+    existing = {}
+    if os.path.exists(OUT):
+        with open(OUT) as fh:
+            existing = json.load(fh)
+    catalog = build(reference, existing)
+    with open(OUT, "w") as fh:
+        json.dump(catalog, fh, indent=1, ensure_ascii=False)
+        fh.write("\n")
+    print(f"wrote {OUT}: {len(catalog['filters'])} filters, {len(catalog['categories'])} categories")
+
+
+if __name__ == "__main__":
+    main()
