@@ -6,6 +6,6 @@ struct CIFilterTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cifiltertest",
         abstract: "Browse, tweak and render Core Image filters in the terminal.",
-        subcommands: []
+        subcommands: [ListCommand.self, InfoCommand.self]
     )
 }

@@ -63,8 +63,9 @@ public struct FilterDescriptor: Sendable {
     public let displayName: String
     public let description: String
     public let categories: [String]
-    public let availableMac: String
-    public let availableIOS: String
+    /// The first macOS and iOS versions with the filter; nil where Apple's facts do not say.
+    public let availableMac: String?
+    public let availableIOS: String?
     /// Set for filters that cannot be made off Apple's systems (they need a neural network or camera data).
     public let unavailableReason: String?
     public let inputs: [InputDescriptor]

@@ -33,7 +33,8 @@ struct CatalogParser {
                 required: Bool = true) throws -> String? {
         switch fields[name] {
         case .string(let text)?: return text
-        case nil where !required: return nil
+        // An optional field may also be null (Apple's facts give CIHistogramDisplayFilter no macOS version).
+        case nil where !required, .null? where !required: return nil
         case nil: throw fail(filter, input, "missing field \"\(name)\"")
         case let other?: throw fail(filter, input, "\"\(name)\" must be a string, not \(other.kindName)")
         }
@@ -95,8 +96,8 @@ struct CatalogParser {
             displayName: try string(f, "displayName", name, nil)!,
             description: try string(f, "description", name, nil)!,
             categories: categories,
-            availableMac: try string(f, "availableMac", name, nil)!,
-            availableIOS: try string(f, "availableIOS", name, nil)!,
+            availableMac: try string(f, "availableMac", name, nil, required: false),
+            availableIOS: try string(f, "availableIOS", name, nil, required: false),
             unavailableReason: try string(f, "unavailableReason", name, nil, required: false),
             inputs: inputs)
     }
@@ -127,8 +128,9 @@ struct CatalogParser {
         let maximum = try number(f, "max", filter, key)
         let sliderMinimum = try number(f, "sliderMin", filter, key)
         let sliderMaximum = try number(f, "sliderMax", filter, key)
+        // Core Image gives some booleans a 0...1 range (CIAztecCodeGenerator.inputCompactStyle): allowed, not required.
         let isRangedNumber = valueClass == .number && type != .boolean
-        if !isRangedNumber, [minimum, maximum, sliderMinimum, sliderMaximum].contains(where: { $0 != nil }) {
+        if valueClass != .number, [minimum, maximum, sliderMinimum, sliderMaximum].contains(where: { $0 != nil }) {
             throw fail(filter, key, "only numbers have ranges")
         }
         if isRangedNumber, sliderMinimum == nil || sliderMaximum == nil {

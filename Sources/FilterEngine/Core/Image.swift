@@ -1,0 +1,134 @@
+import Foundation
+
+/// An image as Core Image has it: an immutable recipe with an extent. Building one does no pixel work;
+/// a `RenderContext` computes pixels when asked for a rectangle.
+public final class Image: @unchecked Sendable, CustomStringConvertible {
+    enum Kind {
+        case source(SourcePixels)
+        case constant(Pixel)
+        case color(ColorKernel, [Image])
+        case warp(WarpKernel, Image, @Sendable (Rect) -> Rect)
+        case general(GeneralKernel, [Image])
+        case crop(Image, PixelRect)
+        case clamp(Image, PixelRect)
+        case translate(Image, dx: Int, dy: Int)
+    }
+
+    public let extent: Rect
+    let kind: Kind
+
+    init(extent: Rect, kind: Kind) {
+        self.extent = extent
+        self.kind = kind
+    }
+
+    /// An image of decoded pixels, placed with its bottom-left corner at the origin.
+    public convenience init(source: SourcePixels) {
+        self.init(extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)),
+                  kind: .source(source))
+    }
+
+    /// An image of working-space pixels covering the buffer's rectangle.
+    public convenience init(buffer: PixelBuffer) {
+        self.init(extent: buffer.rect.rect, kind: .source(SourcePixels(buffer: buffer)))
+    }
+
+    /// An infinite image of one colour.
+    public convenience init(color: Color) {
+        self.init(extent: .infinite, kind: .constant(color.workingPixel))
+    }
+
+    /// The empty image: nothing anywhere.
+    public static let empty = Image(extent: .zero, kind: .constant(Pixel(0, 0, 0, 0)))
+
+    // MARK: Recipes
+
+    public func cropped(to rect: Rect) -> Image {
+        let area = extent.intersection(rect)
+        if area.isEmpty { return .empty }
+        if area == extent { return self }
+        return Image(extent: area, kind: .crop(self, PixelRect(covering: area)))
+    }
+
+    public func transformed(by transform: AffineTransform) -> Image {
+        if transform == .identity { return self }
+        if transform.isIntegerTranslation {
+            return Image(extent: transform.apply(to: extent),
+                         kind: .translate(self, dx: Int(transform.tx), dy: Int(transform.ty)))
+        }
+        guard transform.isInvertible else { return .empty }
+        let inverse = transform.inverted
+        let (a, b, c, d) = (Float(inverse.a), Float(inverse.b), Float(inverse.c), Float(inverse.d))
+        let (tx, ty) = (Float(inverse.tx), Float(inverse.ty))
+        let kernel = WarpKernel(name: "affine") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            for i in 0..<count {
+                let px = Float(x0 + i) + 0.5
+                coords[i] = SIMD2(a * px + c * py + tx, b * px + d * py + ty)
+            }
+        }
+        // One pixel more around the input: bilinear sampling reaches half a pixel beyond the mapped point.
+        let inputExtent = extent
+        return kernel.apply(extent: transform.apply(to: extent), input: self) { rect in
+            inverse.apply(to: rect).insetBy(dx: -1, dy: -1).intersection(inputExtent)
+        }
+    }
+
+    /// The same pixels with a different extent: larger (transparent around) or smaller (cut off).
+    func withExtent(_ newExtent: Rect) -> Image {
+        if newExtent == extent { return self }
+        if newExtent.isEmpty { return .empty }
+        return Image(extent: newExtent, kind: .crop(self, PixelRect(covering: newExtent)))
+    }
+
+    /// Repeats the edge pixels of the extent outwards forever.
+    public func clampedToExtent() -> Image {
+        if extent.isInfinite || extent.isEmpty { return self }
+        return Image(extent: .infinite, kind: .clamp(self, PixelRect(covering: extent)))
+    }
+
+    /// This image over `background`, with the source-over operator.
+    public func composited(over background: Image) -> Image {
+        ColorKernel(name: "sourceOver") { span in
+            let fg = span.out, bg = span.input(1)
+            for i in 0..<span.count {
+                let f = fg[i]
+                fg[i] = f + bg[i] * (1 - f.w)
+            }
+        }.apply(extent: extent.union(background.extent), inputs: [self, background])
+    }
+
+    /// Applies a catalogue filter with `parameters` (the input image is this image).
+    public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:]) throws -> Image {
+        let filter = try Filter(named: name)
+        try filter.setValue(.image(self), forKey: "inputImage")
+        for (key, value) in parameters { try filter.setValue(value, forKey: key) }
+        return try filter.makeOutputImage()
+    }
+
+    public var description: String { "Image(\(kindName), extent \(extent))" }
+
+    var kindName: String {
+        switch kind {
+        case .source(let s): "source \(s.width)x\(s.height)"
+        case .constant: "constant"
+        case .color(let k, _): "color \(k.name)"
+        case .warp(let k, _, _): "warp \(k.name)"
+        case .general(let k, _): "general \(k.name)"
+        case .crop: "crop"
+        case .clamp: "clamp"
+        case .translate: "translate"
+        }
+    }
+
+    /// The whole pixels the extent touches (an infinite extent becomes a very large rectangle).
+    var pixelExtent: PixelRect { PixelRect(covering: extent) }
+
+    var inputs: [Image] {
+        switch kind {
+        case .source, .constant: []
+        case .color(_, let inputs), .general(_, let inputs): inputs
+        case .warp(_, let input, _), .crop(let input, _), .clamp(let input, _), .translate(let input, _, _): [input]
+        }
+    }
+}

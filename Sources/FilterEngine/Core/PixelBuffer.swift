@@ -1,0 +1,125 @@
+import Foundation
+
+/// Pixels in the working space (linear, premultiplied, float RGBA) covering a rectangle, rows bottom to top.
+/// Reads outside the rectangle give transparent black, as Core Image does outside an image's extent.
+public final class PixelBuffer: @unchecked Sendable {
+    public let rect: PixelRect
+    public let pixels: UnsafeMutablePointer<Pixel>
+
+    public init(rect: PixelRect) {
+        self.rect = rect
+        let count = max(1, rect.area)
+        pixels = .allocate(capacity: count)
+        pixels.initialize(repeating: Pixel(0, 0, 0, 0), count: count)
+    }
+
+    deinit { pixels.deallocate() }
+
+    /// The first pixel of row `y` (image coordinates).
+    @inline(__always) public func row(_ y: Int) -> UnsafeMutablePointer<Pixel> {
+        pixels + (y - rect.y) * rect.width
+    }
+
+    @inline(__always) public func pixel(x: Int, y: Int) -> Pixel {
+        guard x >= rect.x, x < rect.maxX, y >= rect.y, y < rect.maxY else { return Pixel(0, 0, 0, 0) }
+        return pixels[(y - rect.y) * rect.width + (x - rect.x)]
+    }
+
+    /// Copies `count` pixels of row `y` from `x0` on, with zeros where the row leaves the buffer.
+    @inline(__always) func readRow(x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+        guard y >= rect.y, y < rect.maxY else {
+            out.update(repeating: Pixel(0, 0, 0, 0), count: count)
+            return
+        }
+        let start = max(x0, rect.x), end = min(x0 + count, rect.maxX)
+        guard end > start else {
+            out.update(repeating: Pixel(0, 0, 0, 0), count: count)
+            return
+        }
+        if start > x0 { out.update(repeating: Pixel(0, 0, 0, 0), count: start - x0) }
+        (out + (start - x0)).update(from: row(y) + (start - rect.x), count: end - start)
+        if end < x0 + count { (out + (end - x0)).update(repeating: Pixel(0, 0, 0, 0), count: x0 + count - end) }
+    }
+
+    /// Bilinear sample at a point in image space (pixel centres at half-integers).
+    @inline(__always) public func sampleLinear(_ sx: Float, _ sy: Float) -> Pixel {
+        let fx = sx - 0.5, fy = sy - 0.5
+        let flx = fx.rounded(.down), fly = fy.rounded(.down)
+        // Far outside (or NaN) reads nothing; Int conversion of such values would trap.
+        guard flx > Float(rect.x - 2), flx < Float(rect.maxX + 1), fly > Float(rect.y - 2), fly < Float(rect.maxY + 1)
+        else { return Pixel(0, 0, 0, 0) }
+        let ix = Int(flx), iy = Int(fly)
+        let tx = fx - flx, ty = fy - fly
+        if ix >= rect.x, ix + 1 < rect.maxX, iy >= rect.y, iy + 1 < rect.maxY {
+            let p = pixels + (iy - rect.y) * rect.width + (ix - rect.x)
+            let top = p[0] + (p[1] - p[0]) * tx
+            let q = p + rect.width
+            let bottom = q[0] + (q[1] - q[0]) * tx
+            return top + (bottom - top) * ty
+        }
+        let p00 = pixel(x: ix, y: iy), p10 = pixel(x: ix + 1, y: iy)
+        let p01 = pixel(x: ix, y: iy + 1), p11 = pixel(x: ix + 1, y: iy + 1)
+        let top = p00 + (p10 - p00) * tx
+        let bottom = p01 + (p11 - p01) * tx
+        return top + (bottom - top) * ty
+    }
+
+    @inline(__always) public func sampleNearest(_ sx: Float, _ sy: Float) -> Pixel {
+        let fx = sx.rounded(.down), fy = sy.rounded(.down)
+        guard fx >= Float(rect.x), fx < Float(rect.maxX), fy >= Float(rect.y), fy < Float(rect.maxY)
+        else { return Pixel(0, 0, 0, 0) }
+        return pixels[(Int(fy) - rect.y) * rect.width + (Int(fx) - rect.x)]
+    }
+}
+
+/// A decoded picture kept in its compact file form until rendered: 8-bit sRGB with straight alpha, or
+/// working-space floats (16-bit files, generated pixels). Rows bottom to top.
+public final class SourcePixels: @unchecked Sendable {
+    public enum Storage {
+        case rgba8(UnsafeMutablePointer<UInt8>)
+        case working(PixelBuffer)
+    }
+
+    public let width: Int
+    public let height: Int
+    public let storage: Storage
+
+    /// Takes 8-bit sRGB RGBA rows given top to bottom (file order).
+    public init(rgba8TopDown bytes: UnsafePointer<UInt8>, width: Int, height: Int) {
+        self.width = width
+        self.height = height
+        let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, width * height * 4))
+        let rowBytes = width * 4
+        for y in 0..<height {
+            (memory + y * rowBytes).update(from: bytes + (height - 1 - y) * rowBytes, count: rowBytes)
+        }
+        storage = .rgba8(memory)
+    }
+
+    public init(buffer: PixelBuffer) {
+        width = buffer.rect.width
+        height = buffer.rect.height
+        storage = .working(buffer)
+    }
+
+    deinit {
+        if case .rgba8(let memory) = storage { memory.deallocate() }
+    }
+
+    /// Row `y` (0 = bottom), pixels `x0..<x0+count`, all inside, converted to the working space.
+    @inline(__always) func read(x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+        switch storage {
+        case .working(let buffer):
+            out.update(from: buffer.pixels + y * width + x0, count: count)
+        case .rgba8(let memory):
+            ColorMath.decodeTable.withUnsafeBufferPointer { table in
+                let src = memory + (y * width + x0) * 4
+                for i in 0..<count {
+                    let s = src + i * 4
+                    let a = Float(s[3]) * (1 / 255)
+                    out[i] = Pixel(table[Int(s[0])] * a, table[Int(s[1])] * a, table[Int(s[2])] * a, a)
+                }
+            }
+        }
+    }
+}

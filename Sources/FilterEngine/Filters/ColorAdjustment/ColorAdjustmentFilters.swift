@@ -1,0 +1,216 @@
+import Foundation
+
+/// Colour adjustments: per-pixel colour kernels, so chains of them fuse into one pass.
+enum ColorAdjustmentFilters {
+    static let all: [String: FilterImplementation] = [
+        "CIColorControls": colorControls,
+        "CIColorMatrix": colorMatrix,
+        "CIExposureAdjust": exposureAdjust,
+        "CIGammaAdjust": gammaAdjust,
+        "CIHueAdjust": hueAdjust,
+        "CITemperatureAndTint": temperatureAndTint,
+    ]
+
+    /// Saturation around Rec. 709 luma, then brightness added, then contrast around mid-grey; on straight colour.
+    static func colorControls(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let saturation = try inputs.float("inputSaturation")
+        let brightness = try inputs.float("inputBrightness")
+        let contrast = try inputs.float("inputContrast")
+        let w = ColorMath.lumaWeights
+        return ColorKernel(name: "colorControls") { span in
+            let out = span.out
+            for i in 0..<span.count {
+                let p = out[i]
+                let a = p.w
+                let inv: Float = a > 0 ? 1 / a : 0
+                var r = p.x * inv, g = p.y * inv, b = p.z * inv
+                let luma = r * w.x + g * w.y + b * w.z
+                r = (luma + (r - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                g = (luma + (g - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                b = (luma + (b - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                out[i] = Pixel(r * a, g * a, b * a, a)
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    static func colorMatrix(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        func row(_ key: String) throws -> Pixel {
+            let v = try inputs.vector(key) + [0, 0, 0, 0]
+            return Pixel(Float(v[0]), Float(v[1]), Float(v[2]), Float(v[3]))
+        }
+        return ColorMatrix(r: try row("inputRVector"), g: try row("inputGVector"), b: try row("inputBVector"),
+                           a: try row("inputAVector"), bias: try row("inputBiasVector"))
+            .kernel.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Multiplies linear light by 2^EV: exactly what opening the aperture by EV stops does.
+    static func exposureAdjust(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let gain = Float(pow(2, try inputs.number("inputEV")))
+        return ColorKernel(name: "exposure") { span in
+            let out = span.out
+            for i in 0..<span.count {
+                let p = out[i]
+                out[i] = Pixel(p.x * gain, p.y * gain, p.z * gain, p.w)
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Raises straight colour to a power (sign kept, so extended-range negatives stay negative).
+    static func gammaAdjust(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let power = try inputs.float("inputPower")
+        return ColorKernel(name: "gamma") { span in
+            let out = span.out
+            for i in 0..<span.count {
+                let p = out[i]
+                let a = p.w
+                guard a > 0 else { continue }
+                let inv = 1 / a
+                func g(_ v: Float) -> Float { v < 0 ? -powf(-v, power) : powf(v, power) }
+                out[i] = Pixel(g(p.x * inv) * a, g(p.y * inv) * a, g(p.z * inv) * a, a)
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Rotates colours around the grey axis by the angle (a rotation matrix, so it fuses as a matrix).
+    static func hueAdjust(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let angle = try inputs.number("inputAngle")
+        let c = Float(cos(angle)), s = Float(sin(angle))
+        let k = (1 - c) / 3, q = s * Float(1 / 3.0).squareRoot()
+        let m = ColorMatrix(r: Pixel(c + k, k - q, k + q, 0), g: Pixel(k + q, c + k, k - q, 0),
+                            b: Pixel(k - q, k + q, c + k, 0), a: Pixel(0, 0, 0, 1), bias: Pixel(0, 0, 0, 0))
+        return m.kernel.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Chromatic adaptation (Bradford) from the white of the neutral temperature/tint to that of the target:
+    /// colours that looked neutral under the first light look neutral under the second.
+    static func temperatureAndTint(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let neutral = try inputs.point("inputNeutral")
+        let target = try inputs.point("inputTargetNeutral")
+        let m = WhiteBalance.adaptation(from: neutral, to: target)
+        return ColorMatrix(linear: m).kernel.apply(extent: image.extent, inputs: [image])
+    }
+}
+
+/// out = R·c, G·c, B·c, A·c + bias on straight colour: Core Image's colour matrix.
+struct ColorMatrix {
+    var r, g, b, a, bias: Pixel
+
+    init(r: Pixel, g: Pixel, b: Pixel, a: Pixel, bias: Pixel) {
+        self.r = r; self.g = g; self.b = b; self.a = a; self.bias = bias
+    }
+
+    /// A 3×3 matrix on RGB (rows), alpha untouched.
+    init(linear m: [[Double]]) {
+        func row(_ i: Int) -> Pixel { Pixel(Float(m[i][0]), Float(m[i][1]), Float(m[i][2]), 0) }
+        self.init(r: row(0), g: row(1), b: row(2), a: Pixel(0, 0, 0, 1), bias: Pixel(0, 0, 0, 0))
+    }
+
+    var kernel: ColorKernel {
+        let (r, g, b, a, bias) = (r, g, b, a, bias)
+        // Without bias or alpha mixing, the matrix commutes with premultiplication: skip the divide.
+        let premultipliedSafe = bias == Pixel(0, 0, 0, 0) && a == Pixel(0, 0, 0, 1) && r.w == 0 && g.w == 0 && b.w == 0
+        if premultipliedSafe {
+            return ColorKernel(name: "colorMatrix") { span in
+                let out = span.out
+                for i in 0..<span.count {
+                    let p = out[i]
+                    out[i] = Pixel(r.x * p.x + r.y * p.y + r.z * p.z, g.x * p.x + g.y * p.y + g.z * p.z,
+                                   b.x * p.x + b.y * p.y + b.z * p.z, p.w)
+                }
+            }
+        }
+        return ColorKernel(name: "colorMatrix") { span in
+            let out = span.out
+            for i in 0..<span.count {
+                let p = out[i]
+                let inv: Float = p.w > 0 ? 1 / p.w : 0
+                let c = Pixel(p.x * inv, p.y * inv, p.z * inv, p.w)
+                let na = (a * c).sum() + bias.w
+                out[i] = Pixel(((r * c).sum() + bias.x) * na, ((g * c).sum() + bias.y) * na,
+                               ((b * c).sum() + bias.z) * na, na)
+            }
+        }
+    }
+}
+
+/// Colour temperature and tint to white points, and the Bradford adaptation between two of them.
+enum WhiteBalance {
+    /// CIE 1931 xy of the Planckian (black-body) locus at `kelvin` (Kim et al.'s cubic fit, 1667–25000 K),
+    /// moved off the locus by `tint` (positive towards magenta, as Core Image's tint) in CIE 1960 uv.
+    static func chromaticity(kelvin: Double, tint: Double) -> (x: Double, y: Double) {
+        let t = min(max(kelvin, 1667), 25000)
+        let x: Double = t <= 4000
+            ? -0.2661239e9 / (t * t * t) - 0.2343589e6 / (t * t) + 0.8776956e3 / t + 0.179910
+            : -3.0258469e9 / (t * t * t) + 2.1070379e6 / (t * t) + 0.2226347e3 / t + 0.240390
+        let y: Double
+        if t <= 2222 {
+            y = -1.1063814 * x * x * x - 1.34811020 * x * x + 2.18555832 * x - 0.20219683
+        } else if t <= 4000 {
+            y = -0.9549476 * x * x * x - 1.37418593 * x * x + 2.09137015 * x - 0.16748867
+        } else {
+            y = 3.0817580 * x * x * x - 5.87338670 * x * x + 3.75112997 * x - 0.37001483
+        }
+        guard tint != 0 else { return (x, y) }
+        // Move perpendicular to the locus in uv; 1 unit of tint is 1/3000 of duv (Adobe's scale, roughly).
+        func uv(_ x: Double, _ y: Double) -> (Double, Double) {
+            let d = -2 * x + 12 * y + 3
+            return (4 * x / d, 6 * y / d)
+        }
+        let (u, v) = uv(x, y)
+        let near = chromaticity(kelvin: t * 1.01, tint: 0)
+        let (u2, v2) = uv(near.x, near.y)
+        let length = ((u2 - u) * (u2 - u) + (v2 - v) * (v2 - v)).squareRoot()
+        guard length > 0 else { return (x, y) }
+        let (nu, nv) = (-(v2 - v) / length, (u2 - u) / length)
+        let shift = -tint / 3000
+        let (su, sv) = (u + nu * shift, v + nv * shift)
+        let d = 2 * su - 8 * sv + 4
+        return (3 * su / d, 2 * sv / d)
+    }
+
+    static let bradford: [[Double]] = [[0.8951, 0.2664, -0.1614], [-0.7502, 1.7135, 0.0367], [0.0389, -0.0685, 1.0296]]
+    static let srgbToXYZ: [[Double]] = [[0.4124564, 0.3575761, 0.1804375], [0.2126729, 0.7151522, 0.0721750],
+                                        [0.0193339, 0.1191920, 0.9503041]]
+
+    /// Linear-sRGB matrix adapting white `from` (kelvin, tint) to white `to`.
+    static func adaptation(from: SIMD2<Double>, to: SIMD2<Double>) -> [[Double]] {
+        func xyz(_ w: SIMD2<Double>) -> [Double] {
+            let (x, y) = chromaticity(kelvin: w.x, tint: w.y)
+            return [x / y, 1, (1 - x - y) / y]
+        }
+        let source = Matrix3.multiply(bradford, xyz(from))
+        let target = Matrix3.multiply(bradford, xyz(to))
+        let scale: [[Double]] = (0..<3).map { i in (0..<3).map { j in i == j ? target[i] / source[i] : 0 } }
+        let cone = Matrix3.product(Matrix3.inverse(bradford), Matrix3.product(scale, bradford))
+        return Matrix3.product(Matrix3.inverse(srgbToXYZ), Matrix3.product(cone, srgbToXYZ))
+    }
+}
+
+/// Small 3×3 matrix arithmetic for building colour matrices (not on any per-pixel path).
+enum Matrix3 {
+    static func multiply(_ m: [[Double]], _ v: [Double]) -> [Double] {
+        (0..<3).map { i in (0..<3).reduce(0) { $0 + m[i][$1] * v[$1] } }
+    }
+
+    static func product(_ a: [[Double]], _ b: [[Double]]) -> [[Double]] {
+        (0..<3).map { i in (0..<3).map { j in (0..<3).reduce(0) { $0 + a[i][$1] * b[$1][j] } } }
+    }
+
+    static func inverse(_ m: [[Double]]) -> [[Double]] {
+        let det = m[0][0] * (m[1][1] * m[2][2] - m[1][2] * m[2][1])
+            - m[0][1] * (m[1][0] * m[2][2] - m[1][2] * m[2][0])
+            + m[0][2] * (m[1][0] * m[2][1] - m[1][1] * m[2][0])
+        func c(_ r0: Int, _ c0: Int, _ r1: Int, _ c1: Int) -> Double { m[r0][c0] * m[r1][c1] - m[r0][c1] * m[r1][c0] }
+        return [
+            [c(1, 1, 2, 2) / det, -c(0, 1, 2, 2) / det, c(0, 1, 1, 2) / det],
+            [-c(1, 0, 2, 2) / det, c(0, 0, 2, 2) / det, -c(0, 0, 1, 2) / det],
+            [c(1, 0, 2, 1) / det, -c(0, 0, 2, 1) / det, c(0, 0, 1, 1) / det],
+        ]
+    }
+}

@@ -1,0 +1,37 @@
+import Foundation
+
+enum DistortionFilters {
+    static let all: [String: FilterImplementation] = [
+        "CITwirlDistortion": twirl,
+    ]
+
+    /// Rotates the pixels inside the radius around the centre, by the full angle at the centre and less with
+    /// distance (a smooth falloff reaching zero at the radius), leaving the outside untouched.
+    static func twirl(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let center = try inputs.point("inputCenter")
+        let radius = try inputs.number("inputRadius")
+        let angle = try inputs.float("inputAngle")
+        guard radius > 0 else { return image }
+        let cx = Float(center.x), cy = Float(center.y), r = Float(radius)
+        let kernel = WarpKernel(name: "twirl") { coords, x0, y, count in
+            let dy = Float(y) + 0.5 - cy
+            for i in 0..<count {
+                let dx = Float(x0 + i) + 0.5 - cx
+                let d = (dx * dx + dy * dy).squareRoot()
+                if d >= r {
+                    coords[i] = SIMD2(dx + cx, dy + cy)
+                } else {
+                    let t = 1 - d / r
+                    let theta = angle * t * t * (3 - 2 * t)
+                    let c = cos(theta), s = sin(theta)
+                    coords[i] = SIMD2(c * dx - s * dy + cx, s * dx + c * dy + cy)
+                }
+            }
+        }
+        let disc = Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
+        return kernel.apply(extent: image.extent, input: image) { rect in
+            rect.intersection(disc).isEmpty ? rect.insetBy(dx: -1, dy: -1) : rect.union(disc).insetBy(dx: -1, dy: -1)
+        }
+    }
+}

@@ -1,0 +1,138 @@
+import Foundation
+
+/// A Core Image–shaped filter: made by name from the catalogue, its inputs set by key, its output a lazy image.
+public final class Filter: @unchecked Sendable {
+    public let descriptor: FilterDescriptor
+    private var values: [String: FilterValue] = [:]
+
+    /// The filter of that name with its inputs at their defaults, as `CIFilter(name:)` gives it.
+    public init(named name: String, catalog: Catalog = .builtIn) throws {
+        guard let descriptor = catalog.filter(named: name) else {
+            let suggestions = catalog.suggestions(for: name)
+            let hint = suggestions.isEmpty ? "" : " (did you mean \(suggestions.joined(separator: ", "))?)"
+            throw FilterError("unknown filter \(name)\(hint)")
+        }
+        self.descriptor = descriptor
+        setDefaults()
+    }
+
+    public convenience init?(name: String) {
+        try? self.init(named: name)
+    }
+
+    public var name: String { descriptor.name }
+    public var attributes: FilterDescriptor { descriptor }
+    public var inputKeys: [String] { descriptor.inputKeys }
+
+    /// Whether this engine can render the filter (some catalogue entries are not written yet or cannot be).
+    public var isImplemented: Bool { FilterRegistry.implementation(for: name) != nil }
+
+    public static func filterNames(inCategory category: String, catalog: Catalog = .builtIn) -> [String] {
+        catalog.filterNames(inCategory: category)
+    }
+
+    /// Every input back to its catalogue default; inputs without one (images) are left unset.
+    public func setDefaults() {
+        for input in descriptor.inputs {
+            if let value = input.defaultValue.flatMap({ FilterValue($0, for: input) }) {
+                values[input.key] = value
+            } else if !input.isImage {
+                values[input.key] = nil
+            }
+        }
+    }
+
+    /// Sets (or with nil, clears) an input. A wrong type, a non-finite number or a value outside the legal range
+    /// is an error naming the key, what it expects and the range; nothing is changed then.
+    public func setValue(_ value: FilterValue?, forKey key: String) throws {
+        guard let input = descriptor.input(key) else {
+            throw FilterError("\(name) has no input \(key); its inputs are \(inputKeys.joined(separator: ", "))")
+        }
+        if let value { try input.validate(value, filter: name) }
+        values[key] = value
+    }
+
+    public func value(forKey key: String) -> FilterValue? { values[key] }
+
+    /// The output image, or an error saying what is missing or wrong.
+    public func makeOutputImage() throws -> Image {
+        if let reason = descriptor.unavailableReason {
+            throw FilterError("\(name) is not available here: it \(reason)")
+        }
+        guard let implementation = FilterRegistry.implementation(for: name) else {
+            throw FilterError("\(name) is not implemented yet")
+        }
+        return try implementation(FilterInputs(descriptor: descriptor, values: values))
+    }
+
+    /// The output image, or nil when it cannot be made (as Core Image's `outputImage`).
+    public var outputImage: Image? { try? makeOutputImage() }
+}
+
+/// The inputs as a filter implementation reads them. Reading a key the catalogue entry does not declare is an
+/// error, so implementation and catalogue cannot drift apart.
+public struct FilterInputs {
+    public let descriptor: FilterDescriptor
+    let values: [String: FilterValue]
+
+    private func declared(_ key: String) throws -> InputDescriptor {
+        guard let input = descriptor.input(key) else {
+            throw FilterError("\(descriptor.name) reads \(key), which its catalogue entry does not declare")
+        }
+        return input
+    }
+
+    private func value(_ key: String) throws -> FilterValue {
+        let input = try declared(key)
+        guard let value = values[key] else { throw FilterError("\(descriptor.name).\(key) is not set (\(input.expectation))") }
+        return value
+    }
+
+    public func number(_ key: String) throws -> Double {
+        guard case .number(let n) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not a number") }
+        return n
+    }
+
+    public func float(_ key: String) throws -> Float { Float(try number(key)) }
+    public func bool(_ key: String) throws -> Bool { try number(key) != 0 }
+    public func integer(_ key: String) throws -> Int { Int(try number(key).rounded()) }
+
+    public func vector(_ key: String) throws -> [Double] {
+        guard case .vector(let v) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not a vector") }
+        return v
+    }
+
+    /// A 2-D point or offset.
+    public func point(_ key: String) throws -> SIMD2<Double> {
+        let v = try vector(key)
+        return SIMD2(v.count > 0 ? v[0] : 0, v.count > 1 ? v[1] : 0)
+    }
+
+    public func rect(_ key: String) throws -> Rect {
+        let v = try vector(key)
+        guard v.count == 4 else { throw FilterError("\(descriptor.name).\(key) is not a rectangle") }
+        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+    }
+
+    public func color(_ key: String) throws -> Color {
+        guard case .color(let c) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not a colour") }
+        return c
+    }
+
+    public func transform(_ key: String) throws -> AffineTransform {
+        guard case .transform(let t) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not a transform") }
+        return t
+    }
+
+    public func string(_ key: String) throws -> String {
+        guard case .string(let s) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not a string") }
+        return s
+    }
+
+    public func image(_ key: String) throws -> Image {
+        guard case .image(let image) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not an image") }
+        return image
+    }
+}
+
+public typealias FilterImplementation = @Sendable (FilterInputs) throws -> Image

@@ -1,0 +1,120 @@
+import Foundation
+
+/// A value given to a filter input, typed as Core Image types them.
+public enum FilterValue: Sendable, CustomStringConvertible {
+    case number(Double)
+    case vector([Double])
+    case color(Color)
+    case transform(AffineTransform)
+    case string(String)
+    case data([UInt8])
+    case image(Image)
+
+    /// The value a catalogue default stands for, or nil where the catalogue gives none that a filter can use.
+    init?(_ value: AttributeValue, for input: InputDescriptor) {
+        switch (value, input.valueClass) {
+        case (.number(let n), _): self = .number(n)
+        case (.bool(let b), _): self = .number(b ? 1 : 0)
+        case (.vector(let v), .color): self = .color(Color(v))
+        case (.vector(let v), .transform): self = .transform(AffineTransform(v))
+        case (.vector(let v), _): self = .vector(v)
+        case (.string(let s), _): self = .string(s)
+        case (.data, _): return nil  // tables (colour cubes) are built by their filters
+        }
+    }
+
+    public var kindName: String {
+        switch self {
+        case .number: "a number"
+        case .vector: "a vector"
+        case .color: "a colour"
+        case .transform: "an affine transform"
+        case .string: "a string"
+        case .data: "data"
+        case .image: "an image"
+        }
+    }
+
+    public var description: String {
+        switch self {
+        case .number(let n): formatNumber(n)
+        case .vector(let v): "[" + v.map(formatNumber).joined(separator: " ") + "]"
+        case .color(let c): "(\(c))"
+        case .transform(let t): t.description
+        case .string(let s): "\"\(s)\""
+        case .data(let d): "<\(d.count) bytes>"
+        case .image(let i): i.description
+        }
+    }
+}
+
+public struct FilterError: Error, CustomStringConvertible, Equatable {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}
+
+extension InputDescriptor {
+    /// What this input accepts, for error messages: "a number in 0…1", "a vector of 2 numbers (x y)".
+    public var expectation: String {
+        switch valueClass {
+        case .number:
+            if isBoolean { return "a boolean (0 or 1)" }
+            var text = isInteger ? "a whole number" : "a number"
+            switch (minimum, maximum) {
+            case let (lo?, hi?): text += " in \(formatNumber(lo))…\(formatNumber(hi))"
+            case let (lo?, nil): text += " ≥ \(formatNumber(lo))"
+            case let (nil, hi?): text += " ≤ \(formatNumber(hi))"
+            default: break
+            }
+            return text
+        case .vector:
+            switch type {
+            case .position, .offset: return "a vector of 2 numbers (x y)"
+            case .position3: return "a vector of 3 numbers (x y z)"
+            case .rectangle: return "a rectangle of 4 numbers (x y width height)"
+            default: return "a vector of numbers"
+            }
+        case .color: return "a colour (r g b [a], 0…1, or #rrggbb[aa])"
+        case .transform: return "an affine transform of 6 numbers (a b c d tx ty)"
+        case .image: return "an image"
+        case .string, .object, .attributedString: return "a string"
+        case .data: return "data (text or bytes)"
+        default: return "a \(valueClass.rawValue), which cannot be made here"
+        }
+    }
+
+    /// Checks a value against this input's class, shape and legal range.
+    func validate(_ value: FilterValue, filter: String) throws {
+        func wrong() -> FilterError {
+            FilterError("\(filter).\(key) expects \(expectation), not \(value.kindName) \(value)")
+        }
+        switch (valueClass, value) {
+        case (.number, .number(let n)):
+            guard n.isFinite else { throw FilterError("\(filter).\(key) must be finite, not \(formatNumber(n))") }
+            if let lo = minimum, n < lo { throw FilterError("\(filter).\(key) = \(formatNumber(n)) is below the legal range: \(expectation)") }
+            if let hi = maximum, n > hi { throw FilterError("\(filter).\(key) = \(formatNumber(n)) is above the legal range: \(expectation)") }
+        case (.vector, .vector(let v)):
+            guard v.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components, not \(value)") }
+            let needed: Int? = switch type {
+            case .position, .offset: 2
+            case .position3: 3
+            case .rectangle: 4
+            default: nil
+            }
+            if let needed, v.count != needed { throw wrong() }
+            if type == .rectangle, v[2] < 0 || v[3] < 0 {
+                throw FilterError("\(filter).\(key): a rectangle's width and height cannot be negative")
+            }
+        case (.color, .color(let c)):
+            guard c.components.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
+        case (.transform, .transform(let t)):
+            guard t.values.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
+        case (.image, .image), (.string, .string), (.object, .string), (.attributedString, .string),
+             (.data, .data), (.data, .string):
+            break
+        default:
+            throw wrong()
+        }
+    }
+}

@@ -1,0 +1,85 @@
+import Foundation
+
+/// Turns text into a filter value, typed by the catalogue: the command line's KEY=VALUE and the explorer's
+/// text fields both go through here.
+public enum ValueParser {
+    /// Parses `text` for `input`. Image inputs read the file at that path.
+    public static func parse(_ text: String, for input: InputDescriptor, filter: String) throws -> FilterValue {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        func fail() -> FilterError {
+            FilterError("\(filter).\(input.key): cannot read \"\(text)\" as \(input.expectation)")
+        }
+        let value: FilterValue
+        switch input.valueClass {
+        case .number:
+            switch trimmed.lowercased() {
+            case "true", "yes", "on": value = .number(1)
+            case "false", "no", "off": value = .number(0)
+            default:
+                guard let n = Double(trimmed) else { throw fail() }
+                value = .number(n)
+            }
+        case .vector:
+            guard let numbers = numbers(in: trimmed) else { throw fail() }
+            value = .vector(numbers)
+        case .color:
+            guard let color = color(trimmed) else { throw fail() }
+            value = .color(color)
+        case .transform:
+            guard let numbers = numbers(in: trimmed), numbers.count == 6 else { throw fail() }
+            value = .transform(AffineTransform(numbers))
+        case .string, .object, .attributedString:
+            value = .string(text)
+        case .data:
+            value = .data(Array(text.utf8))
+        case .image:
+            value = .image(try ImageFile.read(trimmed))
+        default:
+            throw FilterError("\(filter).\(input.key) is a \(input.valueClass.rawValue), which cannot be given here")
+        }
+        try input.validate(value, filter: filter)
+        return value
+    }
+
+    /// Numbers separated by spaces or commas, optionally in brackets: "[1 2]", "1,2", "1 2".
+    public static func numbers(in text: String) -> [Double]? {
+        var body = text.trimmingCharacters(in: .whitespaces)
+        if body.hasPrefix("[") && body.hasSuffix("]") || body.hasPrefix("(") && body.hasSuffix(")") {
+            body = String(body.dropFirst().dropLast())
+        }
+        let parts = body.split(whereSeparator: { $0 == " " || $0 == "," || $0 == "\t" })
+        guard !parts.isEmpty else { return nil }
+        var result: [Double] = []
+        for part in parts {
+            guard let n = Double(part) else { return nil }
+            result.append(n)
+        }
+        return result
+    }
+
+    /// "r g b [a]" in 0…1, or "#rrggbb" / "#rrggbbaa" (sRGB).
+    public static func color(_ text: String) -> Color? {
+        if text.hasPrefix("#") {
+            let hex = text.dropFirst()
+            guard hex.count == 6 || hex.count == 8, let value = UInt64(hex, radix: 16) else { return nil }
+            let n = hex.count == 6 ? (value << 8) | 0xFF : value
+            return Color(red: Double((n >> 24) & 0xFF) / 255, green: Double((n >> 16) & 0xFF) / 255,
+                         blue: Double((n >> 8) & 0xFF) / 255, alpha: Double(n & 0xFF) / 255)
+        }
+        guard let numbers = numbers(in: text), (3...4).contains(numbers.count) else { return nil }
+        return Color(numbers)
+    }
+
+    /// A value written so that `parse` reads it back (for command lines the explorer shows).
+    public static func format(_ value: FilterValue) -> String {
+        switch value {
+        case .number(let n): formatNumber(n)
+        case .vector(let v): "[" + v.map(formatNumber).joined(separator: " ") + "]"
+        case .color(let c): c.components.map(formatNumber).joined(separator: " ")
+        case .transform(let t): "[" + t.values.map(formatNumber).joined(separator: " ") + "]"
+        case .string(let s): s
+        case .data(let d): String(decoding: d, as: UTF8.self)
+        case .image: "<image>"
+        }
+    }
+}

@@ -1,0 +1,153 @@
+import Foundation
+
+/// Renders images. Make one and keep it: it holds the thread settings and reusable state; rendering is cheap
+/// and repeated.
+public final class RenderContext: @unchecked Sendable {
+    public struct Options: Sendable {
+        /// Worker threads (default: every core).
+        public var threads: Int
+        /// Rows per band of work (nil: chosen from the image height and the thread count).
+        public var bandHeight: Int?
+
+        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil) {
+            self.threads = max(1, threads)
+            self.bandHeight = bandHeight
+        }
+    }
+
+    public let options: Options
+
+    public init(options: Options = Options()) {
+        self.options = options
+    }
+
+    // MARK: Public rendering
+
+    /// Renders `rect` of `image` to working-space pixels (linear, premultiplied float RGBA).
+    public func render(_ image: Image, rect: Rect) throws -> PixelBuffer {
+        let area = try checkedArea(rect)
+        let output = PixelBuffer(rect: area)
+        try run(image, area) { evaluator, band in
+            for y in band.y..<band.maxY {
+                evaluator.evaluate(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: output.row(y))
+            }
+        }
+        return output
+    }
+
+    /// Renders `rect` to 8-bit sRGB RGBA with straight alpha, rows top to bottom (as image files store them).
+    public func renderRGBA8(_ image: Image, rect: Rect) throws -> (bytes: [UInt8], width: Int, height: Int) {
+        let area = try checkedArea(rect)
+        var bytes = [UInt8](repeating: 0, count: area.area * 4)
+        try bytes.withUnsafeMutableBufferPointer { memory in
+            let base = memory.baseAddress!
+            try run(image, area) { evaluator, band in
+                let row = UnsafeMutablePointer<Pixel>.allocate(capacity: area.width)
+                defer { row.deallocate() }
+                for y in band.y..<band.maxY {
+                    evaluator.evaluate(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: row)
+                    PixelEncoding.encodeSRGB8(row, count: area.width, into: base + (area.maxY - 1 - y) * area.width * 4)
+                }
+            }
+        }
+        return (bytes, area.width, area.height)
+    }
+
+    /// The largest area one render may cover: beyond it an infinite image was probably rendered uncropped.
+    public static let maximumPixels = 1 << 28
+
+    private func checkedArea(_ rect: Rect) throws -> PixelRect {
+        guard !rect.isInfinite else { throw RenderError.infiniteRect }
+        guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite) else { throw RenderError.infiniteRect }
+        let area = PixelRect(covering: rect)
+        guard !area.isEmpty else { throw RenderError.emptyRect }
+        guard area.area <= Self.maximumPixels else { throw RenderError.tooLarge(width: area.width, height: area.height) }
+        return area
+    }
+
+    // MARK: Scheduling
+
+    /// Plans the graph, computes the materialised nodes in dependency order, then the output, each split into
+    /// bands of rows shared by the worker threads.
+    private func run(_ image: Image, _ area: PixelRect,
+                     output: @escaping (inout RowEvaluator, PixelRect) -> Void) throws {
+        let plan = RenderPlan(root: image, rect: area)
+        let width = plan.widestRequest
+        for i in 0..<plan.nodes.count where plan.materialised[i] {
+            let request = plan.requests[i]
+            guard !request.isEmpty else { continue }
+            guard request.area <= Self.maximumPixels else {
+                throw RenderError.tooLarge(width: request.width, height: request.height)
+            }
+            let buffer = PixelBuffer(rect: request)
+            if case .general(let kernel, _) = plan.nodes[i].kind {
+                let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
+                if kernel.parallel {
+                    parallelBands(request, width: width, plan: plan) { _, band in
+                        kernel.body(RegionContext(output: buffer, rect: band, inputs: inputs))
+                    }
+                } else {
+                    kernel.body(RegionContext(output: buffer, rect: request, inputs: inputs))
+                }
+            } else {
+                parallelBands(request, width: width, plan: plan) { evaluator, band in
+                    for y in band.y..<band.maxY {
+                        evaluator.evaluate(i, x0: request.x, y: y, count: request.width, into: buffer.row(y))
+                    }
+                }
+            }
+            plan.buffers[i] = buffer
+        }
+        parallelBands(area, width: max(width, area.width), plan: plan, output)
+    }
+
+    /// Splits `rect` into bands of rows and runs `body` on them from every worker thread, each with its own
+    /// evaluator (scratch rows allocated once per thread, not per band).
+    private func parallelBands(_ rect: PixelRect, width: Int, plan: RenderPlan,
+                               _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
+        let threads = min(options.threads, max(1, rect.height))
+        // About four bands per thread balances uneven rows without much per-band overhead.
+        let bandHeight = max(1, options.bandHeight ?? (rect.height + threads * 4 - 1) / (threads * 4))
+        let bandCount = (rect.height + bandHeight - 1) / bandHeight
+        let next = BandCounter()
+        // Bands never overlap, so the body may write its rows from several threads.
+        nonisolated(unsafe) let body = body
+        let work = { @Sendable (_: Int) in
+            var evaluator = RowEvaluator(plan: plan, width: width)
+            defer { evaluator.release() }
+            while true {
+                let band = next.take()
+                if band >= bandCount { break }
+                let y0 = rect.y + band * bandHeight
+                body(&evaluator, PixelRect(x: rect.x, y: y0, width: rect.width, height: min(bandHeight, rect.maxY - y0)))
+            }
+        }
+        if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+    }
+}
+
+/// Hands out band numbers to worker threads.
+private final class BandCounter: @unchecked Sendable {
+    private var value = 0
+    private let lock = NSLock()
+    func take() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        value += 1
+        return value - 1
+    }
+}
+
+public enum RenderError: Error, CustomStringConvertible, Equatable {
+    case infiniteRect
+    case emptyRect
+    case tooLarge(width: Int, height: Int)
+
+    public var description: String {
+        switch self {
+        case .infiniteRect: "the image is infinite: give a rectangle to render (a crop)"
+        case .emptyRect: "nothing to render: the rectangle is empty"
+        case .tooLarge(let w, let h): "\(w)x\(h) pixels is too large to render"
+        }
+    }
+}

@@ -1,0 +1,91 @@
+import Foundation
+
+/// How one render computes an image graph for one output rectangle.
+///
+/// Nodes that only look at the same pixel of their inputs (colour kernels, generators, crops, translations,
+/// sources) are evaluated row by row and fused: a chain of them reads and writes each row once. A node that
+/// reads neighbourhoods (warps, clamps, general kernels) gets its inputs *materialised* into buffers covering
+/// exactly its region of interest; general kernels also write their own output into a buffer. The plan walks
+/// the graph from the output, growing each node's request by the regions of interest, so a crop of a blur of
+/// a huge image touches only what the crop needs.
+final class RenderPlan: @unchecked Sendable {
+    let nodes: [Image]                 // inputs before the nodes that read them; the root last
+    let inputIndices: [[Int]]
+    var requests: [PixelRect]
+    let materialised: [Bool]
+    var buffers: [PixelBuffer?]
+    let extents: [PixelRect]
+
+    init(root: Image, rect: PixelRect) {
+        var order: [Image] = []
+        var indexOf: [ObjectIdentifier: Int] = [:]
+        // Depth-first, inputs first; iterative so that long chains cannot overflow the stack.
+        var stack: [(Image, Bool)] = [(root, false)]
+        while let (node, expanded) = stack.popLast() {
+            let id = ObjectIdentifier(node)
+            if indexOf[id] != nil { continue }
+            if expanded {
+                indexOf[id] = order.count
+                order.append(node)
+            } else {
+                stack.append((node, true))
+                for input in node.inputs.reversed() where indexOf[ObjectIdentifier(input)] == nil {
+                    stack.append((input, false))
+                }
+            }
+        }
+        nodes = order
+        inputIndices = order.map { $0.inputs.map { indexOf[ObjectIdentifier($0)]! } }
+        extents = order.map(\.pixelExtent)
+        var materialised = [Bool](repeating: false, count: order.count)
+        for (i, node) in order.enumerated() {
+            switch node.kind {
+            case .warp, .clamp:
+                materialised[inputIndices[i][0]] = true
+            case .general:
+                materialised[i] = true
+                for input in inputIndices[i] { materialised[input] = true }
+            default: break
+            }
+        }
+        self.materialised = materialised
+        buffers = [PixelBuffer?](repeating: nil, count: order.count)
+        requests = [PixelRect](repeating: .empty, count: order.count)
+        requests[order.count - 1] = rect.intersection(extents[order.count - 1])
+        propagateRequests()
+    }
+
+    /// From the root down, each node asks its inputs for the pixels it needs.
+    private func propagateRequests() {
+        for i in stride(from: nodes.count - 1, through: 0, by: -1) {
+            let r = requests[i]
+            if r.isEmpty { continue }
+            let inputs = inputIndices[i]
+            func ask(_ input: Int, _ rect: PixelRect) {
+                requests[input] = requests[input].union(rect.intersection(extents[input]))
+            }
+            switch nodes[i].kind {
+            case .source, .constant:
+                break
+            case .color:
+                for input in inputs { ask(input, r) }
+            case .warp(_, let source, let roi):
+                ask(inputs[0], PixelRect(covering: roi(r.rect).intersection(source.extent)))
+            case .general(let kernel, _):
+                for (k, input) in inputs.enumerated() { ask(input, kernel.roi(k, r)) }
+            case .crop(_, let area):
+                ask(inputs[0], r.intersection(area))
+            case .clamp(_, let e):
+                guard !e.isEmpty else { break }
+                let x0 = min(max(r.x, e.x), e.maxX - 1), x1 = min(max(r.maxX - 1, e.x), e.maxX - 1)
+                let y0 = min(max(r.y, e.y), e.maxY - 1), y1 = min(max(r.maxY - 1, e.y), e.maxY - 1)
+                ask(inputs[0], PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1))
+            case .translate(_, let dx, let dy):
+                ask(inputs[0], PixelRect(x: r.x - dx, y: r.y - dy, width: r.width, height: r.height))
+            }
+        }
+    }
+
+    /// The widest row any evaluation in this plan touches, to size scratch rows.
+    var widestRequest: Int { requests.map(\.width).max() ?? 0 }
+}

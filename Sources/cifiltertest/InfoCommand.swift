@@ -1,0 +1,30 @@
+import ArgumentParser
+import FilterEngine
+import FilterExplorer
+
+struct InfoCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "info",
+        abstract: "Show everything known about one filter.",
+        discussion: """
+            NAME is a Core Image name in any case, with or without the CI prefix ("sepiatone" is CISepiaTone), or \
+            a display name ("Sepia Tone"). An unknown name fails with close suggestions.
+
+            JSON fields:
+            \(Listing.jsonFieldsHelp)
+            """)
+
+    @Argument(help: ArgumentHelp("The filter's name.", valueName: "name"))
+    var name: String
+
+    @Flag(help: "Print JSON (the fields are described below).")
+    var json = false
+
+    @OptionGroup var catalog: CatalogOptions
+
+    func run() throws {
+        let list = try catalog.filtersList()
+        let text = json ? try Listing.infoJSON(name, in: list) : try Listing.info(name, in: list, style: outputStyle())
+        print(text, terminator: "")
+    }
+}
