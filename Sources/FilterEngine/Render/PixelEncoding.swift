@@ -5,23 +5,18 @@ public enum PixelEncoding {
     public static func encodeSRGB8(_ row: UnsafePointer<Pixel>, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         ColorMath.encodeTable.withUnsafeBufferPointer { table in
             let lut = table.baseAddress!
+            let top = Float(ColorMath.encodeTableSize - 1)
             for i in 0..<count {
                 let p = row[i]
-                var a = p.w
-                a = a < 0 ? 0 : (a > 1 ? 1 : a)
-                var r = p.x, g = p.y, b = p.z
-                if a < 1 {
-                    let inv: Float = a > 0 ? 1 / a : 0
-                    r *= inv; g *= inv; b *= inv
-                }
-                r = r < 0 ? 0 : (r > 1 ? 1 : r)
-                g = g < 0 ? 0 : (g > 1 ? 1 : g)
-                b = b < 0 ? 0 : (b > 1 ? 1 : b)
-                let o = out + 4 * i
-                o[0] = lut[Int(r * 65535 + 0.5)]
-                o[1] = lut[Int(g * 65535 + 0.5)]
-                o[2] = lut[Int(b * 65535 + 0.5)]
-                o[3] = UInt8(a * 255 + 0.5)
+                let a = min(max(p.w, 0), 1)
+                // Unpremultiply; a transparent pixel has no colour.
+                let inv: Float = a > 0 ? 1 / a : 0
+                let r = min(max(p.x * inv, 0), 1), g = min(max(p.y * inv, 0), 1), b = min(max(p.z * inv, 0), 1)
+                let word = UInt32(lut[Int(r.squareRoot() * top + 0.5)])
+                    | UInt32(lut[Int(g.squareRoot() * top + 0.5)]) << 8
+                    | UInt32(lut[Int(b.squareRoot() * top + 0.5)]) << 16
+                    | UInt32(a * 255 + 0.5) << 24
+                UnsafeMutableRawPointer(out + 4 * i).storeBytes(of: word.littleEndian, as: UInt32.self)
             }
         }
     }

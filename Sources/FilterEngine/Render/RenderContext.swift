@@ -40,17 +40,24 @@ public final class RenderContext: @unchecked Sendable {
         let area = try checkedArea(rect)
         var bytes = [UInt8](repeating: 0, count: area.area * 4)
         try bytes.withUnsafeMutableBufferPointer { memory in
-            let base = memory.baseAddress!
-            try run(image, area) { evaluator, band in
-                let row = UnsafeMutablePointer<Pixel>.allocate(capacity: area.width)
-                defer { row.deallocate() }
-                for y in band.y..<band.maxY {
-                    evaluator.evaluate(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: row)
-                    PixelEncoding.encodeSRGB8(row, count: area.width, into: base + (area.maxY - 1 - y) * area.width * 4)
-                }
-            }
+            try renderRGBA8(image, rect: rect, into: memory.baseAddress!)
         }
         return (bytes, area.width, area.height)
+    }
+
+    /// Renders into caller-owned memory of `width × height × 4` bytes of the rectangle's whole pixels
+    /// (for repeated frames without reallocating).
+    public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>) throws {
+        let area = try checkedArea(rect)
+        nonisolated(unsafe) let base = base
+        try run(image, area) { evaluator, band in
+            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: area.width)
+            defer { row.deallocate() }
+            for y in band.y..<band.maxY {
+                evaluator.evaluate(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: row)
+                PixelEncoding.encodeSRGB8(row, count: area.width, into: base + (area.maxY - 1 - y) * area.width * 4)
+            }
+        }
     }
 
     /// The largest area one render may cover: beyond it an infinite image was probably rendered uncropped.
