@@ -51,7 +51,9 @@ let package = Package(
             dependencies: [
                 "FilterEngine", "FilterExplorer",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
-            ]
+            ],
+            // The benchmark's custom kernel lives here and must be compiled like the engine's.
+            swiftSettings: fastFlags
         ),
         .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine"], swiftSettings: fastFlags),
         .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"]),

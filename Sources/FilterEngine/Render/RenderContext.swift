@@ -29,7 +29,7 @@ public final class RenderContext: @unchecked Sendable {
         let output = PixelBuffer(rect: area)
         try run(image, area) { evaluator, band in
             for y in band.y..<band.maxY {
-                evaluator.evaluate(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: output.row(y))
+                evaluator.evaluateRow(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: output.row(y))
             }
         }
         return output
@@ -51,11 +51,16 @@ public final class RenderContext: @unchecked Sendable {
         let area = try checkedArea(rect)
         nonisolated(unsafe) let base = base
         try run(image, area) { evaluator, band in
-            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: area.width)
-            defer { row.deallocate() }
+            let span = UnsafeMutablePointer<Pixel>.allocate(capacity: RowEvaluator.spanWidth)
+            defer { span.deallocate() }
+            let root = evaluator.plan.nodes.count - 1
             for y in band.y..<band.maxY {
-                evaluator.evaluate(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: row)
-                PixelEncoding.encodeSRGB8(row, count: area.width, into: base + (area.maxY - 1 - y) * area.width * 4)
+                let line = base + (area.maxY - 1 - y) * area.width * 4
+                for x in stride(from: area.x, to: area.maxX, by: RowEvaluator.spanWidth) {
+                    let count = min(RowEvaluator.spanWidth, area.maxX - x)
+                    evaluator.evaluate(root, x0: x, y: y, count: count, into: span)
+                    PixelEncoding.encodeSRGB8(span, count: count, into: line + (x - area.x) * 4)
+                }
             }
         }
     }
@@ -79,7 +84,6 @@ public final class RenderContext: @unchecked Sendable {
     private func run(_ image: Image, _ area: PixelRect,
                      output: @escaping (inout RowEvaluator, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: image, rect: area)
-        let width = plan.widestRequest
         for i in 0..<plan.nodes.count where plan.materialised[i] {
             let request = plan.requests[i]
             guard !request.isEmpty else { continue }
@@ -90,27 +94,27 @@ public final class RenderContext: @unchecked Sendable {
             if case .general(let kernel, _) = plan.nodes[i].kind {
                 let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
                 if kernel.parallel {
-                    parallelBands(request, width: width, plan: plan) { _, band in
+                    parallelBands(request, plan: plan) { _, band in
                         kernel.body(RegionContext(output: buffer, rect: band, inputs: inputs))
                     }
                 } else {
                     kernel.body(RegionContext(output: buffer, rect: request, inputs: inputs))
                 }
             } else {
-                parallelBands(request, width: width, plan: plan) { evaluator, band in
+                parallelBands(request, plan: plan) { evaluator, band in
                     for y in band.y..<band.maxY {
-                        evaluator.evaluate(i, x0: request.x, y: y, count: request.width, into: buffer.row(y))
+                        evaluator.evaluateRow(i, x0: request.x, y: y, count: request.width, into: buffer.row(y))
                     }
                 }
             }
             plan.buffers[i] = buffer
         }
-        parallelBands(area, width: max(width, area.width), plan: plan, output)
+        parallelBands(area, plan: plan, output)
     }
 
     /// Splits `rect` into bands of rows and runs `body` on them from every worker thread, each with its own
     /// evaluator (scratch rows allocated once per thread, not per band).
-    private func parallelBands(_ rect: PixelRect, width: Int, plan: RenderPlan,
+    private func parallelBands(_ rect: PixelRect, plan: RenderPlan,
                                _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
         let threads = min(options.threads, max(1, rect.height))
         // About four bands per thread balances uneven rows without much per-band overhead.
@@ -120,7 +124,7 @@ public final class RenderContext: @unchecked Sendable {
         // Bands never overlap, so the body may write its rows from several threads.
         nonisolated(unsafe) let body = body
         let work = { @Sendable (_: Int) in
-            var evaluator = RowEvaluator(plan: plan, width: width)
+            var evaluator = RowEvaluator(plan: plan)
             defer { evaluator.release() }
             while true {
                 let band = next.take()

@@ -85,7 +85,4 @@ final class RenderPlan: @unchecked Sendable {
             }
         }
     }
-
-    /// The widest row any evaluation in this plan touches, to size scratch rows.
-    var widestRequest: Int { requests.map(\.width).max() ?? 0 }
 }

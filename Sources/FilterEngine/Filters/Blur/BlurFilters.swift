@@ -10,9 +10,18 @@ enum BlurFilters {
         return gaussian(image, sigma: try inputs.number("inputRadius"))
     }
 
-    /// How far Core Image grows a Gaussian blur's extent on each side: its render of radius 20 is 166 px larger
-    /// per side (shared/conformance/CIGaussianBlur), though the blur itself fades out by 3σ.
-    static func extentOutset(sigma: Double) -> Double { (sigma * 8.3).rounded(.up) }
+    /// The extent Core Image gives a Gaussian blur. Its render at radius 20 (shared/conformance/CIGaussianBlur:
+    /// 660×483 in, 992×816 out, the picture 160 px from the left and bottom edges) fits this model: the input's
+    /// extent rounded out to a grid of 2^⌊log2 σ⌋ pixels (the blur's coarsest pyramid level), then grown by 8σ
+    /// rounded up to that grid. The blur itself fades out within about 3σ; the rest is transparent.
+    static func outputExtent(of extent: Rect, sigma: Double) -> Rect {
+        guard !extent.isInfinite else { return extent }
+        let grid = sigma >= 1 ? pow(2, (log2(sigma)).rounded(.down)) : 1
+        let margin = (8 * sigma / grid).rounded(.up) * grid
+        let x0 = (extent.minX / grid).rounded(.down) * grid - margin, y0 = (extent.minY / grid).rounded(.down) * grid - margin
+        let x1 = (extent.maxX / grid).rounded(.up) * grid + margin, y1 = (extent.maxY / grid).rounded(.up) * grid + margin
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
 
     /// A Gaussian blur whose cost per pixel does not grow with sigma: below sigma 3 a direct separable
     /// convolution; above, a box downsample by a power of two, a small convolution, and a bilinear upsample,
@@ -20,8 +29,7 @@ enum BlurFilters {
     /// for sigma 10 at 1080p this way, against 43 ms for direct taps).
     static func gaussian(_ image: Image, sigma: Double) -> Image {
         guard sigma > 0.05, !image.extent.isEmpty else { return image }
-        let outset = extentOutset(sigma: sigma)
-        let extent = image.extent.insetBy(dx: -outset, dy: -outset)
+        let extent = outputExtent(of: image.extent, sigma: sigma)
         var factor = 1
         while sigma / Double(factor * 2) >= 2.5 && factor < 64 { factor *= 2 }
         if factor == 1 {
