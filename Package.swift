@@ -56,7 +56,7 @@ let package = Package(
             swiftSettings: fastFlags
         ),
         .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine"], swiftSettings: fastFlags),
-        .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"]),
+        .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]
 )

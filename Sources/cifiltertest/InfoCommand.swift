@@ -7,7 +7,7 @@ struct InfoCommand: ParsableCommand {
         commandName: "info",
         abstract: "Show everything known about one filter.",
         discussion: """
-            NAME is a Core Image name in any case, with or without the CI prefix ("sepiatone" is CISepiaTone), or \
+            <name> is a Core Image name in any case, with or without the CI prefix ("sepiatone" is CISepiaTone), or \
             a display name ("Sepia Tone"). An unknown name fails with close suggestions.
 
             JSON fields:
@@ -17,7 +17,7 @@ struct InfoCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("The filter's name.", valueName: "name"))
     var name: String
 
-    @Flag(help: "Print JSON (the fields are described below).")
+    @Flag(help: "Print JSON (its fields are listed above).")
     var json = false
 
     @OptionGroup var catalog: CatalogOptions

@@ -50,7 +50,7 @@ struct ListCommand: ParsableCommand {
         "List every filter of one category (Blur or CICategoryBlur, any case).", valueName: "name"))
     var category: String?
 
-    @Flag(help: "Print JSON (the fields are described below).")
+    @Flag(help: "Print JSON (its fields are listed above).")
     var json = false
 
     @OptionGroup var catalog: CatalogOptions

@@ -70,15 +70,15 @@ import Testing
 
     @Test func badFilesGiveClearErrorsNamingTheFile() throws {
         #expect(readError(path("missing.png")).contains("missing.png: no such file"))
-        FileManager.default.createFile(atPath: path("empty.png"), contents: Data())
+        _ = FileManager.default.createFile(atPath: path("empty.png"), contents: Data())
         #expect(readError(path("empty.png")).contains("empty"))
-        FileManager.default.createFile(atPath: path("text.png"), contents: Data("hello".utf8))
+        _ = FileManager.default.createFile(atPath: path("text.png"), contents: Data("hello".utf8))
         #expect(readError(path("text.png")).contains("not a PNG or JPEG"))
         // A real PNG cut in half.
         let image = TestImages.pattern()
         try ImageFile.write(image, to: path("whole.png"), context: TestImages.context)
         let data = try Data(contentsOf: URL(fileURLWithPath: path("whole.png")))
-        FileManager.default.createFile(atPath: path("cut.png"), contents: data.prefix(data.count / 2))
+        _ = FileManager.default.createFile(atPath: path("cut.png"), contents: data.prefix(data.count / 2))
         #expect(readError(path("cut.png")).hasPrefix(path("cut.png") + ": "))
         // A header that claims 100000 × 100000 pixels.
         let huge = try writePNG("huge.png", width: 100_000, height: 100_000, colorType: 0, rows: [])
@@ -87,7 +87,7 @@ import Testing
         // A JPEG with only its first bytes.
         try ImageFile.write(image, to: path("whole.jpg"), context: TestImages.context)
         let jpeg = try Data(contentsOf: URL(fileURLWithPath: path("whole.jpg")))
-        FileManager.default.createFile(atPath: path("cut.jpg"), contents: jpeg.prefix(20))
+        _ = FileManager.default.createFile(atPath: path("cut.jpg"), contents: jpeg.prefix(20))
         #expect(readError(path("cut.jpg")).hasPrefix(path("cut.jpg") + ": "))
     }
 
@@ -122,7 +122,7 @@ import Testing
         var file: [UInt8] = [0x89, 0x50, 0x4E, 0x47, 0x0D, 0x0A, 0x1A, 0x0A] + chunk("IHDR", header)
         for (type, body) in extra { file += chunk(type, body) }
         file += chunk("IDAT", z) + chunk("IEND", [])
-        FileManager.default.createFile(atPath: path(name), contents: Data(file))
+        _ = FileManager.default.createFile(atPath: path(name), contents: Data(file))
         return path(name)
     }
 }

@@ -36,7 +36,8 @@ public enum ImageFile {
             throw ImageFileError(path: path, message: "not a PNG or JPEG file")
         }
         guard status == 0 else {
-            throw ImageFileError(path: path, message: withUnsafeBytes(of: decoded.error) { String(cString: $0.bindMemory(to: CChar.self).baseAddress!) })
+            let message = withUnsafeBytes(of: decoded.error) { Array($0.prefix { $0 != 0 }) }
+            throw ImageFileError(path: path, message: String(decoding: message, as: UTF8.self))
         }
         defer { cimageio_free(&decoded) }
         let width = Int(decoded.width), height = Int(decoded.height)
@@ -95,7 +96,7 @@ public enum ImageFile {
             }
         }
         guard status == 0 else {
-            throw ImageFileError(path: path, message: String(cString: error))
+            throw ImageFileError(path: path, message: String(decoding: error.prefix { $0 != 0 }.map { UInt8(bitPattern: $0) }, as: UTF8.self))
         }
     }
 }

@@ -53,11 +53,15 @@ public enum Listing {
     /// The fields of `list --json` and `info --json`, for the commands' help text.
     public static let jsonFieldsHelp = """
         list --json prints {"categories": [category]}. A category is {"name", "displayName", "filters": [filter]}.
+
         A filter is {"name", "displayName", "duplicate" (listed in an earlier category), "firstCategory" (the \
         category where it is unique), "available" (false when it cannot be made off Apple's systems), \
         "unavailableReason" (only when unavailable)}, and with --keys also "inputs": [input].
-        info --json prints one filter with "description", "categories" (in display order), "availableMac", \
-        "availableIOS" and "inputs" as well.
+
+        info --json prints one filter: {"name", "displayName", "description", "categories" (in display order), \
+        "firstCategory", "available", "unavailableReason", "availableMac", "availableIOS" (the first Apple \
+        versions with the filter, when known), "inputs": [input]}.
+
         An input is {"key", "class", "type", "displayName", "description", "default", "min", "max", "sliderMin", \
         "sliderMax", "identity", "notes"}, the field names of filters.json; absent fields are left out. Numbers are \
         JSON numbers; a default or identity is a number, a boolean, an array of numbers (vectors, colours r g b a, \
@@ -67,7 +71,9 @@ public enum Listing {
     // MARK: Selection
 
     /// The categories a listing shows, each with the records it shows.
-    public static func sections(_ list: FiltersList, options: ListingOptions) throws -> [(FilterCategoryInfo, [FilterRecord])] {
+    public static func sections(_ list: FiltersList, options: ListingOptions) throws
+        -> [(FilterCategoryInfo, [FilterRecord])]
+    {
         if let name = options.category {
             let category = try resolveCategory(name, in: list)
             return [(category, category.allRecords)]
@@ -169,8 +175,8 @@ public enum Listing {
         } else {
             let hidden = list.allCategories.filter(\.isHiddenInUniqueView).map(\.displayName)
             if !hidden.isEmpty {
-                text += " (\(hidden.count) more \(hidden.count == 1 ? "holds" : "hold") no filter of their own: "
-                    + hidden.joined(separator: ", ") + "; see --all-categories)"
+                let verb = hidden.count == 1 ? "holds no filter of its own" : "hold no filter of their own"
+                text += " (\(hidden.count) more \(verb): " + hidden.joined(separator: ", ") + "; see --all-categories)"
             }
         }
         return text
@@ -204,6 +210,14 @@ public enum Listing {
         }
     }
 
+    /// "0 to 1" for info (the parser requires both ends for numbers; other inputs have none).
+    static func sliderRange(_ input: InputDescriptor) -> String {
+        guard let low = input.sliderMinimum, let high = input.sliderMaximum else {
+            return range(input.sliderMinimum, input.sliderMaximum, label: "", minLabel: "min", maxLabel: "max")
+        }
+        return "\(formatNumber(low)) to \(formatNumber(high))"
+    }
+
     // MARK: info
 
     /// `cifiltertest info NAME` as text: everything the catalogue knows about one filter.
@@ -222,7 +236,7 @@ public enum Listing {
         let versions = [filter.availableMac.map { "macOS \($0)" }, filter.availableIOS.map { "iOS \($0)" }]
         fields.append(("Apple since", versions.compactMap { $0 }.joined(separator: ", ")))
         fields.append(("Status", filter.unavailableReason.map { "unavailable: \($0)" } ?? "available"))
-        out += table(fields, indent: 2)
+        out += table(fields.filter { !$0.1.isEmpty }, indent: 2)
         out.append("")
         out.append(bold("Inputs (\(filter.inputs.count))"))
         for input in filter.inputs {
@@ -235,8 +249,7 @@ public enum Listing {
                 ("Default", input.defaultValue?.description ?? ""),
                 ("Minimum", input.minimum.map(formatNumber) ?? ""),
                 ("Maximum", input.maximum.map(formatNumber) ?? ""),
-                ("Slider", range(input.sliderMinimum, input.sliderMaximum, label: "", minLabel: "min",
-                                 maxLabel: "max").trimmingCharacters(in: .whitespaces)),
+                ("Slider", sliderRange(input)),
                 ("Identity", input.identity?.description ?? ""),
             ]
             rows = rows.filter { !$0.1.isEmpty }
@@ -273,11 +286,17 @@ public enum Listing {
     /// `cifiltertest info NAME --json`.
     public static func infoJSON(_ name: String, in list: FiltersList) throws -> String {
         let filter = try resolveFilter(name, in: list.catalog)
-        let records = list.records(named: filter.name)
-        guard let first = records.first else { return "{}\n" }
-        var fields = filterSummaryFields(list.record(named: filter.name) ?? first)
-        fields.insert(("description", .string(filter.description)), at: 2)
-        fields.insert(("categories", .array(records.map { .string($0.category) })), at: 3)
+        var fields: [(String, JSON)] = [
+            ("name", .string(filter.name)),
+            ("displayName", .string(filter.displayName)),
+            ("description", .string(filter.description)),
+            ("categories", .array(list.records(named: filter.name).map { .string($0.category) })),
+        ]
+        if let record = list.record(named: filter.name) {
+            fields.append(("firstCategory", .string(record.firstCategory)))
+        }
+        fields.append(("available", .bool(filter.unavailableReason == nil)))
+        if let reason = filter.unavailableReason { fields.append(("unavailableReason", .string(reason))) }
         if let version = filter.availableMac { fields.append(("availableMac", .string(version))) }
         if let version = filter.availableIOS { fields.append(("availableIOS", .string(version))) }
         fields.append(("inputs", .array(filter.inputs.map(inputJSON))))

@@ -1,0 +1,143 @@
+import Foundation
+import Testing
+
+/// Runs the built `cifiltertest` binary: exit status, stdout and stderr as a user sees them (piped, so plain).
+@Suite struct CommandLineTests {
+    /// The `cifiltertest` built next to this test product (`<scratch>/<triple>/debug/`), found by walking up from
+    /// the test runner's own path.
+    static let binary: URL? = {
+        let starts = [
+            URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent(),
+            Bundle.main.bundleURL,
+        ]
+        for start in starts {
+            var directory = start
+            for _ in 0..<5 {
+                for candidate in ["cifiltertest", "debug/cifiltertest"] {
+                    let url = directory.appendingPathComponent(candidate)
+                    var isDirectory: ObjCBool = false
+                    if FileManager.default.fileExists(atPath: url.path, isDirectory: &isDirectory), !isDirectory.boolValue,
+                       FileManager.default.isExecutableFile(atPath: url.path) {
+                        return url
+                    }
+                }
+                directory.deleteLastPathComponent()
+            }
+        }
+        return nil
+    }()
+
+    struct Result {
+        let status: Int32
+        let stdout: String
+        let stderr: String
+    }
+
+    func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        let binary = try #require(Self.binary, """
+            cifiltertest was not found next to the test product (searched up from \(CommandLine.arguments[0])); \
+            build it first: swift build --scratch-path <the same scratch path>
+            """, sourceLocation: sourceLocation)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let outURL = directory.appendingPathComponent("stdout"), errURL = directory.appendingPathComponent("stderr")
+        _ = FileManager.default.createFile(atPath: outURL.path, contents: nil)
+        _ = FileManager.default.createFile(atPath: errURL.path, contents: nil)
+        let process = Process()
+        process.executableURL = binary
+        process.arguments = arguments
+        var environment = ProcessInfo.processInfo.environment
+        environment["SWIFT_BACKTRACE"] = "enable=no"
+        process.environment = environment
+        // Files, not pipes: a full pipe would block the child while we wait for it.
+        let out = try FileHandle(forWritingTo: outURL), err = try FileHandle(forWritingTo: errURL)
+        process.standardOutput = out
+        process.standardError = err
+        process.standardInput = FileHandle.nullDevice
+        try process.run()
+        process.waitUntilExit()
+        try out.close()
+        try err.close()
+        return Result(status: process.terminationStatus,
+                      stdout: try String(contentsOf: outURL, encoding: .utf8),
+                      stderr: try String(contentsOf: errURL, encoding: .utf8))
+    }
+
+    @Test func listOfAFixtureCatalogue() throws {
+        let result = try run("list", "--catalog", Fixtures.catalogURL.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let expected = try Fixtures.text("list.txt")
+        #expect(result.stdout == expected)
+        #expect(result.stderr.isEmpty)
+    }
+
+    @Test func listOptionsCombine() throws {
+        let result = try run("list", "--keys", "--category", "blur", "--json", "--catalog", Fixtures.catalogURL.path)
+        #expect(result.status == 0, "\(result.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(result.stdout.utf8)) as? [String: Any])
+        let categories = try #require(root["categories"] as? [[String: Any]])
+        #expect(categories.map { $0["name"] as? String } == ["CICategoryBlur"])
+        let filters = try #require(categories.first?["filters"] as? [[String: Any]])
+        #expect(filters.count == 3)
+        #expect(filters.allSatisfy { $0["inputs"] is [[String: Any]] })
+    }
+
+    @Test func pipedOutputIsPlain() throws {
+        let result = try run("list", "--all-categories")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(!result.stdout.contains("\u{1B}"))
+        #expect(result.stdout.hasPrefix("Distortion Effect (CICategoryDistortionEffect): "))
+    }
+
+    @Test func infoOfAFilterTypedLoosely() throws {
+        let result = try run("info", "sepiatone")
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(result.stdout.hasPrefix("Sepia Tone (CISepiaTone)\n"))
+        #expect(result.stdout.contains("\n  inputIntensity\n"))
+        #expect(!result.stdout.contains("\u{1B}"))
+        let json = try run("info", "CISepiaTone", "--json")
+        let object = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        #expect(object["name"] as? String == "CISepiaTone")
+    }
+
+    @Test func unknownFilterFailsWithSuggestions() throws {
+        let result = try run("info", "CISepiaTon")
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("did you mean CISepiaTone"), "\(result.stderr)")
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func unknownCategoryFailsWithTheValidNames() throws {
+        let result = try run("list", "--category", "Blurr", "--catalog", Fixtures.catalogURL.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("no category named \"Blurr\"; did you mean Blur?"), "\(result.stderr)")
+        #expect(result.stderr.contains("Categories: ColorEffect, Generator, Blur, StillImage, BuiltIn, Aardvark, Zoo"))
+        #expect(result.stdout.isEmpty)
+    }
+
+    @Test func badCatalogueFilesFailWithTheLoadersMessage() throws {
+        let missing = try run("list", "--catalog", "/nonexistent/filters.json")
+        #expect(missing.status != 0)
+        #expect(missing.stderr.contains("/nonexistent/filters.json: cannot read the file"), "\(missing.stderr)")
+
+        let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-catalog-\(UUID()).json")
+        defer { try? FileManager.default.removeItem(at: bad) }
+        let original = try Fixtures.text("mini-catalog.json")
+        try original.replacingOccurrences(of: "\"sliderMax\": 22}", with: "\"sliderMax\": 30}")
+            .write(to: bad, atomically: true, encoding: .utf8)
+        let result = try run("info", "CIBoxBlur", "--catalog", bad.path)
+        #expect(result.status != 0)
+        #expect(result.stderr.contains("CIDepthBlurEffect.inputAperture: sliderMax 30 is above max 22"),
+                "\(result.stderr)")
+    }
+
+    @Test func helpDocumentsTheJSONFields() throws {
+        let result = try run("list", "--help")
+        #expect(result.status == 0)
+        for field in ["\"firstCategory\"", "\"unavailableReason\"", "\"sliderMin\"", "\"byteCount\""] {
+            #expect(result.stdout.contains(field), "\(field)")
+        }
+        #expect(result.stdout.contains("--catalog <file>"))
+    }
+}
