@@ -132,20 +132,21 @@ enum BenchCases {
         let shadow = SIMD3<Float>(-0.02, 0.03, 0.05), highlight = SIMD3<Float>(0.06, 0.02, -0.04)
         let w = ColorMath.lumaWeights
         return ColorKernel(name: "warmFade") { span in
-            let out = span.out
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let dy = (Float(span.y) + 0.5 - cy) * inverseRadius
+            let x0 = (Float(span.x0) + 0.5 - cx) * inverseRadius
             for i in 0..<span.count {
-                let p = out[i]
-                let a = p.w
-                let inv: Float = a > 0 ? 1 / a : 0
-                var c = SIMD3(p.x, p.y, p.z) * inv
-                let luma = (c * w).sum()
-                c = c + (SIMD3(repeating: luma) - c) * 0.15
-                c = c + shadow * (1 - luma) + highlight * luma
-                let dx = (Float(span.x0 + i) + 0.5 - cx) * inverseRadius
-                let v = 1 - 0.35 * (dx * dx + dy * dy)
-                c = c * v
-                out[i] = Pixel(c.x * a, c.y * a, c.z * a, a)
+                let alpha = a[i]
+                let inv: Float = alpha > 0 ? 1 / alpha : 0
+                var cr = r[i] * inv, cg = g[i] * inv, cb = b[i] * inv
+                let luma = cr * w.x + cg * w.y + cb * w.z
+                cr += (luma - cr) * 0.15; cg += (luma - cg) * 0.15; cb += (luma - cb) * 0.15
+                cr += shadow.x * (1 - luma) + highlight.x * luma
+                cg += shadow.y * (1 - luma) + highlight.y * luma
+                cb += shadow.z * (1 - luma) + highlight.z * luma
+                let dx = x0 + Float(i) * inverseRadius
+                let v = (1 - 0.35 * (dx * dx + dy * dy)) * alpha
+                r[i] = cr * v; g[i] = cg * v; b[i] = cb * v
             }
         }.apply(extent: e, inputs: [source])
     }

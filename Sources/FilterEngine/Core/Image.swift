@@ -12,6 +12,12 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
         case crop(Image, PixelRect)
         case clamp(Image, PixelRect)
         case translate(Image, dx: Int, dy: Int)
+        /// Each pixel the mean of a factor×factor block of the input (a pyramid level), computed from rows of the
+        /// input as they stream by, so the full-size input is never stored.
+        case downsample(Image, factor: Int)
+        /// The input enlarged by a whole factor with bilinear interpolation (the way back up a pyramid); the
+        /// input is materialised, then each output row blends two of its rows and each pixel two of its columns.
+        case upsample(Image, factor: Int)
     }
 
     public let extent: Rect
@@ -81,6 +87,23 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
         return Image(extent: newExtent, kind: .crop(self, PixelRect(covering: newExtent)))
     }
 
+    /// The image shrunk by a whole factor, each pixel the mean of a block, on a grid anchored at the origin so
+    /// that every render sees the same blocks.
+    func downsampled(by factor: Int) -> Image {
+        guard factor > 1 else { return self }
+        let e = pixelExtent, f = factor
+        func down(_ v: Int) -> Int { v >= 0 ? v / f : -((-v + f - 1) / f) }
+        let small = PixelRect(x: down(e.x), y: down(e.y), width: down(e.maxX + f - 1) - down(e.x),
+                              height: down(e.maxY + f - 1) - down(e.y))
+        return Image(extent: small.rect, kind: .downsample(self, factor: f))
+    }
+
+    /// The image enlarged by a whole factor with bilinear interpolation, onto `extent`.
+    func upsampled(by factor: Int, extent: Rect) -> Image {
+        guard factor > 1 else { return self }
+        return Image(extent: extent, kind: .upsample(self, factor: factor))
+    }
+
     /// Repeats the edge pixels of the extent outwards forever.
     public func clampedToExtent() -> Image {
         if extent.isInfinite || extent.isEmpty { return self }
@@ -90,10 +113,13 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
     /// This image over `background`, with the source-over operator.
     public func composited(over background: Image) -> Image {
         ColorKernel(name: "sourceOver") { span in
-            let fg = span.out, bg = span.input(1)
+            let s = span.out, d = span.input(1)
             for i in 0..<span.count {
-                let f = fg[i]
-                fg[i] = f + bg[i] * (1 - f.w)
+                let keep = 1 - s.a[i]
+                s.r[i] += d.r[i] * keep
+                s.g[i] += d.g[i] * keep
+                s.b[i] += d.b[i] * keep
+                s.a[i] += d.a[i] * keep
             }
         }.apply(extent: extent.union(background.extent), inputs: [self, background])
     }
@@ -118,6 +144,8 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
         case .crop: "crop"
         case .clamp: "clamp"
         case .translate: "translate"
+        case .downsample(_, let f): "downsample \(f)"
+        case .upsample(_, let f): "upsample \(f)"
         }
     }
 
@@ -128,7 +156,8 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
         switch kind {
         case .source, .constant: []
         case .color(_, let inputs), .general(_, let inputs): inputs
-        case .warp(_, let input, _), .crop(let input, _), .clamp(let input, _), .translate(let input, _, _): [input]
+        case .warp(_, let input, _), .crop(let input, _), .clamp(let input, _), .translate(let input, _, _),
+             .downsample(let input, _), .upsample(let input, _): [input]
         }
     }
 }

@@ -6,11 +6,13 @@ public final class PixelBuffer: @unchecked Sendable {
     public let rect: PixelRect
     public let pixels: UnsafeMutablePointer<Pixel>
 
-    public init(rect: PixelRect) {
+    /// A buffer of transparent pixels, or with `uninitialized` one its writer promises to fill entirely
+    /// (the renderer's intermediate buffers: zeroing a 1080p float frame first costs a few milliseconds).
+    public init(rect: PixelRect, uninitialized: Bool = false) {
         self.rect = rect
         let count = max(1, rect.area)
         pixels = .allocate(capacity: count)
-        pixels.initialize(repeating: Pixel(0, 0, 0, 0), count: count)
+        if !uninitialized { pixels.initialize(repeating: Pixel(0, 0, 0, 0), count: count) }
     }
 
     deinit { pixels.deallocate() }
@@ -107,17 +109,25 @@ public final class SourcePixels: @unchecked Sendable {
     }
 
     /// Row `y` (0 = bottom), pixels `x0..<x0+count`, all inside, converted to the working space.
-    @inline(__always) func read(x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+    @inline(__always) func read(x0: Int, y: Int, count: Int, into out: PlanarRow, scratch: UnsafeMutablePointer<Pixel>) {
         switch storage {
         case .working(let buffer):
-            out.update(from: buffer.pixels + y * width + x0, count: count)
+            out.load(buffer.pixels + y * width + x0, count: count)
         case .rgba8(let memory):
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
                 let src = memory + (y * width + x0) * 4
+                // Table look-ups first (not vectorisable), then the premultiply as a plain vectorised loop.
                 for i in 0..<count {
                     let s = src + i * 4
-                    let a = Float(s[3]) * (1 / 255)
-                    out[i] = Pixel(table[Int(s[0])] * a, table[Int(s[1])] * a, table[Int(s[2])] * a, a)
+                    out.r[i] = table[Int(s[0])]
+                    out.g[i] = table[Int(s[1])]
+                    out.b[i] = table[Int(s[2])]
+                    out.a[i] = Float(s[3])
+                }
+                let (r, g, b, a) = (out.r, out.g, out.b, out.a)
+                for i in 0..<count {
+                    let alpha = a[i] * (1 / 255)
+                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha; a[i] = alpha
                 }
             }
         }

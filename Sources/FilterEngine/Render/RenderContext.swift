@@ -26,7 +26,7 @@ public final class RenderContext: @unchecked Sendable {
     /// Renders `rect` of `image` to working-space pixels (linear, premultiplied float RGBA).
     public func render(_ image: Image, rect: Rect) throws -> PixelBuffer {
         let area = try checkedArea(rect)
-        let output = PixelBuffer(rect: area)
+        let output = PixelBuffer(rect: area, uninitialized: true)
         try run(image, area) { evaluator, band in
             for y in band.y..<band.maxY {
                 evaluator.evaluateRow(evaluator.plan.nodes.count - 1, x0: area.x, y: y, count: area.width, into: output.row(y))
@@ -51,15 +51,16 @@ public final class RenderContext: @unchecked Sendable {
         let area = try checkedArea(rect)
         nonisolated(unsafe) let base = base
         try run(image, area) { evaluator, band in
-            let span = UnsafeMutablePointer<Pixel>.allocate(capacity: RowEvaluator.spanWidth)
-            defer { span.deallocate() }
+            let (span, memory) = RowEvaluator.makeRow()
+            let indices = PixelEncoding.makeIndexScratch()
+            defer { memory.deallocate(); indices.deallocate() }
             let root = evaluator.plan.nodes.count - 1
             for y in band.y..<band.maxY {
                 let line = base + (area.maxY - 1 - y) * area.width * 4
                 for x in stride(from: area.x, to: area.maxX, by: RowEvaluator.spanWidth) {
                     let count = min(RowEvaluator.spanWidth, area.maxX - x)
                     evaluator.evaluate(root, x0: x, y: y, count: count, into: span)
-                    PixelEncoding.encodeSRGB8(span, count: count, into: line + (x - area.x) * 4)
+                    PixelEncoding.encodeSRGB8(span, count: count, into: line + (x - area.x) * 4, scratch: indices)
                 }
             }
         }
@@ -90,7 +91,7 @@ public final class RenderContext: @unchecked Sendable {
             guard request.area <= Self.maximumPixels else {
                 throw RenderError.tooLarge(width: request.width, height: request.height)
             }
-            let buffer = PixelBuffer(rect: request)
+            let buffer = PixelBuffer(rect: request, uninitialized: true)
             if case .general(let kernel, _) = plan.nodes[i].kind {
                 let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
                 if kernel.parallel {

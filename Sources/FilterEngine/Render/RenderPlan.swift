@@ -40,7 +40,7 @@ final class RenderPlan: @unchecked Sendable {
         var materialised = [Bool](repeating: false, count: order.count)
         for (i, node) in order.enumerated() {
             switch node.kind {
-            case .warp, .clamp:
+            case .warp, .clamp, .upsample:
                 materialised[inputIndices[i][0]] = true
             case .general:
                 materialised[i] = true
@@ -54,6 +54,8 @@ final class RenderPlan: @unchecked Sendable {
         requests[order.count - 1] = rect.intersection(extents[order.count - 1])
         propagateRequests()
     }
+
+    static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
     /// From the root down, each node asks its inputs for the pixels it needs.
     private func propagateRequests() {
@@ -82,6 +84,13 @@ final class RenderPlan: @unchecked Sendable {
                 ask(inputs[0], PixelRect(x: x0, y: y0, width: x1 - x0 + 1, height: y1 - y0 + 1))
             case .translate(_, let dx, let dy):
                 ask(inputs[0], PixelRect(x: r.x - dx, y: r.y - dy, width: r.width, height: r.height))
+            case .upsample(_, let f):
+                // Bilinear taps reach one small pixel beyond the scaled rectangle.
+                let x0 = Self.floorDiv(r.x, f) - 1, y0 = Self.floorDiv(r.y, f) - 1
+                ask(inputs[0], PixelRect(x: x0, y: y0, width: Self.floorDiv(r.maxX - 1, f) + 2 - x0,
+                                         height: Self.floorDiv(r.maxY - 1, f) + 2 - y0))
+            case .downsample(_, let f):
+                ask(inputs[0], PixelRect(x: r.x * f, y: r.y * f, width: r.width * f, height: r.height * f))
             }
         }
     }

@@ -1,106 +1,177 @@
 import Foundation
 
-/// Evaluates rows of fused nodes for one thread, with scratch rows reused from row to row.
+/// Evaluates spans of fused nodes for one thread, in planar rows reused from span to span.
 struct RowEvaluator {
     let plan: RenderPlan
-    private let width: Int
-    private let scratch: UnsafeMutablePointer<Pixel>
+    /// Rows are evaluated in spans of this many pixels, so that a fused chain's rows and the encoding tables stay
+    /// in L1 together; whole 1920-pixel rows measured slower on the dev machine.
+    static let spanWidth = 256
+
+    private let scratch: UnsafeMutablePointer<Float>
     private let scratchRows: Int
     private var scratchTop = 0
-    private let pointers: UnsafeMutablePointer<UnsafeMutablePointer<Pixel>>
-    private let pointerCapacity: Int
-    private var pointerTop = 0
+    private let others: UnsafeMutablePointer<PlanarRow>
+    private var othersTop = 0
     private let coordinates: UnsafeMutablePointer<SIMD2<Float>>
-
-    /// Rows are evaluated in spans of this many pixels, so that a fused chain's rows (16 bytes a pixel) and the
-    /// encoding tables stay in L1 together; whole 1920-pixel rows (30 KiB each) measured slower on the dev machine.
-    static let spanWidth = 256
+    private let pixels: UnsafeMutablePointer<Pixel>
 
     init(plan: RenderPlan) {
         self.plan = plan
-        width = Self.spanWidth
         // A fused tree holds at most one scratch row per extra input at a time; the graph's input count bounds it.
-        pointerCapacity = plan.inputIndices.reduce(0) { $0 + $1.count } + 1
-        scratchRows = pointerCapacity
-        scratch = .allocate(capacity: self.width * scratchRows)
-        pointers = .allocate(capacity: pointerCapacity)
-        coordinates = .allocate(capacity: self.width)
+        scratchRows = plan.inputIndices.reduce(0) { $0 + $1.count } + 1
+        scratch = .allocate(capacity: Self.spanWidth * 4 * scratchRows)
+        others = .allocate(capacity: scratchRows)
+        coordinates = .allocate(capacity: Self.spanWidth)
+        pixels = .allocate(capacity: Self.spanWidth)
     }
 
     func release() {
         scratch.deallocate()
-        pointers.deallocate()
+        others.deallocate()
         coordinates.deallocate()
+        pixels.deallocate()
     }
 
-    /// Writes a whole row segment of any length, span by span.
+    /// A planar row of `spanWidth` pixels, for callers that need one of their own (output conversion).
+    static func makeRow() -> (PlanarRow, UnsafeMutablePointer<Float>) {
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: spanWidth * 4)
+        return (PlanarRow(base: memory, stride: spanWidth), memory)
+    }
+
+    /// Writes a whole row segment of any length into interleaved pixels, span by span.
     mutating func evaluateRow(_ index: Int, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+        let row = PlanarRow(base: scratch + (scratchRows - 1) * Self.spanWidth * 4, stride: Self.spanWidth)
         for x in stride(from: x0, to: x0 + count, by: Self.spanWidth) {
-            evaluate(index, x0: x, y: y, count: min(Self.spanWidth, x0 + count - x), into: out + (x - x0))
+            let n = min(Self.spanWidth, x0 + count - x)
+            evaluate(index, x0: x, y: y, count: n, into: row)
+            row.store(out + (x - x0), count: n)
         }
     }
 
     /// Writes pixels `x0..<x0+count` of row `y` of node `index` into `out` (count ≤ spanWidth).
-    mutating func evaluate(_ index: Int, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+    mutating func evaluate(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         if let buffer = plan.buffers[index] {
-            buffer.readRow(x0: x0, y: y, count: count, into: out)
+            read(buffer, x0: x0, y: y, count: count, into: out)
             return
         }
         // Outside its extent an image is transparent.
         let e = plan.extents[index]
         let start = max(x0, e.x), end = min(x0 + count, e.maxX)
         guard y >= e.y, y < e.maxY, end > start else {
-            out.update(repeating: Pixel(0, 0, 0, 0), count: count)
+            out.fill(Pixel(0, 0, 0, 0), count: count)
             return
         }
-        if start > x0 { out.update(repeating: Pixel(0, 0, 0, 0), count: start - x0) }
-        if end < x0 + count { (out + (end - x0)).update(repeating: Pixel(0, 0, 0, 0), count: x0 + count - end) }
-        evaluateInside(index, x0: start, y: y, count: end - start, into: out + (start - x0))
+        if start > x0 { out.fill(Pixel(0, 0, 0, 0), count: start - x0) }
+        if end < x0 + count { out.advanced(by: end - x0).fill(Pixel(0, 0, 0, 0), count: x0 + count - end) }
+        evaluateInside(index, x0: start, y: y, count: end - start, into: out.advanced(by: start - x0))
     }
 
-    private mutating func evaluateInside(_ index: Int, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+    /// Block means of the input, pulling `factor` input rows per output row through the evaluator, a chunk of
+    /// output pixels at a time so that each input row segment fits one span.
+    private mutating func downsample(_ input: Int, factor f: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
+        precondition(scratchTop < scratchRows - 1, "scratch exhausted")
+        let row = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
+        scratchTop += 1
+        defer { scratchTop -= 1 }
+        let chunk = max(1, Self.spanWidth / f)
+        let scale = 1 / Float(f * f)
+        out.fill(Pixel(0, 0, 0, 0), count: count)
+        for start in stride(from: 0, to: count, by: chunk) {
+            let n = min(chunk, count - start)
+            let target = out.advanced(by: start)
+            for dy in 0..<f {
+                // A factor above the span width (never used: blurs stop at 64) would need wider rows.
+                evaluate(input, x0: (x0 + start) * f, y: y * f + dy, count: min(n * f, Self.spanWidth), into: row)
+                for i in 0..<n {
+                    var r: Float = 0, g: Float = 0, b: Float = 0, a: Float = 0
+                    for k in (i * f)..<(i * f + f) { r += row.r[k]; g += row.g[k]; b += row.b[k]; a += row.a[k] }
+                    target.r[i] += r; target.g[i] += g; target.b[i] += b; target.a[i] += a
+                }
+            }
+        }
+        let (r, g, b, a) = (out.r, out.g, out.b, out.a)
+        for i in 0..<count { r[i] *= scale; g[i] *= scale; b[i] *= scale; a[i] *= scale }
+    }
+
+    /// Bilinear enlargement: output pixel centres map to (x + 0.5) / f - 0.5 in the small image's pixel indices.
+    /// The two small rows are blended once into `pixels`, then each output pixel blends two neighbours there.
+    private func upsample(_ source: PixelBuffer, factor f: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
+        let inv = 1 / Float(f)
+        let sy = (Float(y) + 0.5) * inv - 0.5
+        let j0 = sy.rounded(.down), ty = sy - j0
+        let row = Int(j0)
+        let first = Int(((Float(x0) + 0.5) * inv - 0.5).rounded(.down))
+        let last = Int(((Float(x0 + count - 1) + 0.5) * inv - 0.5).rounded(.down)) + 1
+        for k in 0...(last - first) {
+            let below = source.pixel(x: first + k, y: row), above = source.pixel(x: first + k, y: row + 1)
+            pixels[k] = below + (above - below) * ty
+        }
+        for i in 0..<count {
+            let sx = (Float(x0 + i) + 0.5) * inv - 0.5
+            let fx = sx.rounded(.down)
+            let k = Int(fx) - first
+            let left = pixels[k]
+            out[i] = left + (pixels[k + 1] - left) * (sx - fx)
+        }
+    }
+
+    /// A row segment of a materialised buffer, zeros outside it.
+    private func read(_ buffer: PixelBuffer, x0: Int, y: Int, count: Int, into out: PlanarRow) {
+        let r = buffer.rect
+        let start = max(x0, r.x), end = min(x0 + count, r.maxX)
+        guard y >= r.y, y < r.maxY, end > start else {
+            out.fill(Pixel(0, 0, 0, 0), count: count)
+            return
+        }
+        if start > x0 { out.fill(Pixel(0, 0, 0, 0), count: start - x0) }
+        if end < x0 + count { out.advanced(by: end - x0).fill(Pixel(0, 0, 0, 0), count: x0 + count - end) }
+        out.advanced(by: start - x0).load(buffer.row(y) + (start - r.x), count: end - start)
+    }
+
+    private mutating func evaluateInside(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         let inputs = plan.inputIndices[index]
         switch plan.nodes[index].kind {
         case .source(let source):
             let e = plan.extents[index]
-            source.read(x0: x0 - e.x, y: y - e.y, count: count, into: out)
+            source.read(x0: x0 - e.x, y: y - e.y, count: count, into: out, scratch: pixels)
         case .constant(let pixel):
-            out.update(repeating: pixel, count: count)
+            out.fill(pixel, count: count)
         case .color(let kernel, _):
             if inputs.isEmpty {
-                kernel.body(ColorSpan(out: out, others: pointers, x0: x0, y: y, count: count))
+                kernel.body(ColorSpan(out: out, others: others, x0: x0, y: y, count: count))
                 return
             }
             evaluate(inputs[0], x0: x0, y: y, count: count, into: out)
             let extra = inputs.count - 1
-            let others = pointers + pointerTop
-            pointerTop += extra
+            let mine = others + othersTop
+            othersTop += extra
             let rows = scratchTop
             for k in 0..<extra {
-                precondition(scratchTop < scratchRows && pointerTop <= pointerCapacity, "scratch exhausted")
-                let row = scratch + scratchTop * width
+                precondition(scratchTop < scratchRows - 1, "scratch exhausted")
+                let row = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
                 scratchTop += 1
-                others[k] = row
+                mine[k] = row
                 evaluate(inputs[k + 1], x0: x0, y: y, count: count, into: row)
             }
-            kernel.body(ColorSpan(out: out, others: others, x0: x0, y: y, count: count))
+            kernel.body(ColorSpan(out: out, others: mine, x0: x0, y: y, count: count))
             scratchTop = rows
-            pointerTop -= extra
+            othersTop -= extra
         case .warp(let kernel, _, _):
             guard let source = plan.buffers[inputs[0]] else {
-                out.update(repeating: Pixel(0, 0, 0, 0), count: count)
+                out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
             kernel.map(coordinates, x0, y, count)
             switch kernel.sampling {
             case .linear:
-                for i in 0..<count { out[i] = source.sampleLinear(coordinates[i].x, coordinates[i].y) }
+                for i in 0..<count { pixels[i] = source.sampleLinear(coordinates[i].x, coordinates[i].y) }
             case .nearest:
-                for i in 0..<count { out[i] = source.sampleNearest(coordinates[i].x, coordinates[i].y) }
+                for i in 0..<count { pixels[i] = source.sampleNearest(coordinates[i].x, coordinates[i].y) }
             }
+            out.load(pixels, count: count)
         case .clamp(_, let e):
             guard let source = plan.buffers[inputs[0]] else {
-                out.update(repeating: Pixel(0, 0, 0, 0), count: count)
+                out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
             let sy = min(max(y, e.y), e.maxY - 1)
@@ -111,9 +182,17 @@ struct RowEvaluator {
             evaluate(inputs[0], x0: x0, y: y, count: count, into: out)
         case .translate(_, let dx, let dy):
             evaluate(inputs[0], x0: x0 - dx, y: y - dy, count: count, into: out)
+        case .downsample(_, let f):
+            downsample(inputs[0], factor: f, x0: x0, y: y, count: count, into: out)
+        case .upsample(_, let f):
+            guard let source = plan.buffers[inputs[0]] else {
+                out.fill(Pixel(0, 0, 0, 0), count: count)
+                return
+            }
+            upsample(source, factor: f, x0: x0, y: y, count: count, into: out)
         case .general:
             // Always materialised; reached only when nothing was requested of it.
-            out.update(repeating: Pixel(0, 0, 0, 0), count: count)
+            out.fill(Pixel(0, 0, 0, 0), count: count)
         }
     }
 }

@@ -44,9 +44,9 @@ enum BlurFilters {
         let smallSigma = (max(sigma * sigma - resamplingVariance, 0.25)).squareRoot() / f
         let radius = Int((3 * smallSigma).rounded(.up))
         let weights = Convolution.gaussianWeights(sigma: smallSigma, radius: radius)
-        let small = Convolution.downsample(image, factor: factor)
+        let small = image.downsampled(by: factor)
         let blurred = Convolution.pass(Convolution.pass(small, weights: weights, vertical: false),
                                        weights: weights, vertical: true)
-        return Convolution.upsample(blurred, factor: factor, extent: extent)
+        return blurred.upsampled(by: factor, extent: extent)
     }
 }

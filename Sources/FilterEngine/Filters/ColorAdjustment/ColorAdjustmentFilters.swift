@@ -19,17 +19,15 @@ enum ColorAdjustmentFilters {
         let contrast = try inputs.float("inputContrast")
         let w = ColorMath.lumaWeights
         return ColorKernel(name: "colorControls") { span in
-            let out = span.out
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
-                let p = out[i]
-                let a = p.w
-                let inv: Float = a > 0 ? 1 / a : 0
-                var r = p.x * inv, g = p.y * inv, b = p.z * inv
-                let luma = r * w.x + g * w.y + b * w.z
-                r = (luma + (r - luma) * saturation + brightness - 0.5) * contrast + 0.5
-                g = (luma + (g - luma) * saturation + brightness - 0.5) * contrast + 0.5
-                b = (luma + (b - luma) * saturation + brightness - 0.5) * contrast + 0.5
-                out[i] = Pixel(r * a, g * a, b * a, a)
+                let alpha = a[i]
+                let inv: Float = alpha > 0 ? 1 / alpha : 0
+                let sr = r[i] * inv, sg = g[i] * inv, sb = b[i] * inv
+                let luma = sr * w.x + sg * w.y + sb * w.z
+                r[i] = ((luma + (sr - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha
+                g[i] = ((luma + (sg - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha
+                b[i] = ((luma + (sb - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha
             }
         }.apply(extent: image.extent, inputs: [image])
     }
@@ -50,10 +48,9 @@ enum ColorAdjustmentFilters {
         let image = try inputs.image("inputImage")
         let gain = Float(pow(2, try inputs.number("inputEV")))
         return ColorKernel(name: "exposure") { span in
-            let out = span.out
+            let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             for i in 0..<span.count {
-                let p = out[i]
-                out[i] = Pixel(p.x * gain, p.y * gain, p.z * gain, p.w)
+                r[i] *= gain; g[i] *= gain; b[i] *= gain
             }
         }.apply(extent: image.extent, inputs: [image])
     }
@@ -63,14 +60,15 @@ enum ColorAdjustmentFilters {
         let image = try inputs.image("inputImage")
         let power = try inputs.float("inputPower")
         return ColorKernel(name: "gamma") { span in
-            let out = span.out
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            func raise(_ v: Float) -> Float { v < 0 ? -powf(-v, power) : powf(v, power) }
             for i in 0..<span.count {
-                let p = out[i]
-                let a = p.w
-                guard a > 0 else { continue }
-                let inv = 1 / a
-                func g(_ v: Float) -> Float { v < 0 ? -powf(-v, power) : powf(v, power) }
-                out[i] = Pixel(g(p.x * inv) * a, g(p.y * inv) * a, g(p.z * inv) * a, a)
+                let alpha = a[i]
+                guard alpha > 0 else { continue }
+                let inv = 1 / alpha
+                r[i] = raise(r[i] * inv) * alpha
+                g[i] = raise(g[i] * inv) * alpha
+                b[i] = raise(b[i] * inv) * alpha
             }
         }.apply(extent: image.extent, inputs: [image])
     }
@@ -117,23 +115,26 @@ struct ColorMatrix {
         let premultipliedSafe = bias == Pixel(0, 0, 0, 0) && a == Pixel(0, 0, 0, 1) && r.w == 0 && g.w == 0 && b.w == 0
         if premultipliedSafe {
             return ColorKernel(name: "colorMatrix") { span in
-                let out = span.out
+                let (pr, pg, pb) = (span.out.r, span.out.g, span.out.b)
                 for i in 0..<span.count {
-                    let p = out[i]
-                    out[i] = Pixel(r.x * p.x + r.y * p.y + r.z * p.z, g.x * p.x + g.y * p.y + g.z * p.z,
-                                   b.x * p.x + b.y * p.y + b.z * p.z, p.w)
+                    let cr = pr[i], cg = pg[i], cb = pb[i]
+                    pr[i] = r.x * cr + r.y * cg + r.z * cb
+                    pg[i] = g.x * cr + g.y * cg + g.z * cb
+                    pb[i] = b.x * cr + b.y * cg + b.z * cb
                 }
             }
         }
         return ColorKernel(name: "colorMatrix") { span in
-            let out = span.out
+            let (pr, pg, pb, pa) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
-                let p = out[i]
-                let inv: Float = p.w > 0 ? 1 / p.w : 0
-                let c = Pixel(p.x * inv, p.y * inv, p.z * inv, p.w)
-                let na = (a * c).sum() + bias.w
-                out[i] = Pixel(((r * c).sum() + bias.x) * na, ((g * c).sum() + bias.y) * na,
-                               ((b * c).sum() + bias.z) * na, na)
+                let alpha = pa[i]
+                let inv: Float = alpha > 0 ? 1 / alpha : 0
+                let cr = pr[i] * inv, cg = pg[i] * inv, cb = pb[i] * inv
+                let na = a.x * cr + a.y * cg + a.z * cb + a.w * alpha + bias.w
+                pr[i] = (r.x * cr + r.y * cg + r.z * cb + r.w * alpha + bias.x) * na
+                pg[i] = (g.x * cr + g.y * cg + g.z * cb + g.w * alpha + bias.y) * na
+                pb[i] = (b.x * cr + b.y * cg + b.z * cb + b.w * alpha + bias.z) * na
+                pa[i] = na
             }
         }
     }

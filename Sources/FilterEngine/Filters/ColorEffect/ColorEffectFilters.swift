@@ -22,11 +22,10 @@ enum ColorEffectFilters {
     static func colorInvert(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         return ColorKernel(name: "invert") { span in
-            let out = span.out
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
-                let p = out[i]
                 // On premultiplied colour, 1 - c/a becomes a - c.
-                out[i] = Pixel(p.w - p.x, p.w - p.y, p.w - p.z, p.w)
+                r[i] = a[i] - r[i]; g[i] = a[i] - g[i]; b[i] = a[i] - b[i]
             }
         }.apply(extent: image.extent, inputs: [image])
     }
@@ -42,16 +41,15 @@ enum ColorEffectFilters {
         let cx = Float(e.midX), cy = Float(e.midY)
         let scale = radius / Float((e.width * e.width + e.height * e.height).squareRoot() / 2)
         return ColorKernel(name: "vignette") { span in
-            let out = span.out
+            let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             let dy = (Float(span.y) + 0.5 - cy) * scale
+            let x0 = (Float(span.x0) + 0.5 - cx) * scale
             for i in 0..<span.count {
-                let dx = (Float(span.x0 + i) + 0.5 - cx) * scale
-                // cos⁴(atan(d)) = 1 / (1 + d²)²: the natural falloff without trigonometry per pixel.
+                let dx = x0 + Float(i) * scale
+                // cos⁴(atan d) = 1 / (1 + d²)²: the natural falloff without trigonometry per pixel.
                 let q = 1 / (1 + dx * dx + dy * dy)
-                var gain = 1 - intensity * (1 - q * q)
-                gain = gain < 0 ? 0 : gain
-                let p = out[i]
-                out[i] = Pixel(p.x * gain, p.y * gain, p.z * gain, p.w)
+                let gain = max(1 - intensity * (1 - q * q), 0)
+                r[i] *= gain; g[i] *= gain; b[i] *= gain
             }
         }.apply(extent: e, inputs: [image])
     }

@@ -17,9 +17,11 @@ enum CompositeFilters {
         return ColorKernel(name: "multiply") { span in
             let s = span.out, d = span.input(1)
             for i in 0..<span.count {
-                let a = s[i], b = d[i]
-                s[i] = a * b + a * (1 - b.w) + b * (1 - a.w)
-                s[i].w = a.w + b.w - a.w * b.w
+                let sa = s.a[i], da = d.a[i]
+                s.r[i] = s.r[i] * d.r[i] + s.r[i] * (1 - da) + d.r[i] * (1 - sa)
+                s.g[i] = s.g[i] * d.g[i] + s.g[i] * (1 - da) + d.g[i] * (1 - sa)
+                s.b[i] = s.b[i] * d.b[i] + s.b[i] * (1 - da) + d.b[i] * (1 - sa)
+                s.a[i] = sa + da - sa * da
             }
         }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
     }

@@ -28,8 +28,8 @@ enum GeneratorFilters {
             let ty = fy - fy.rounded(.down)
             let sy: Float = Int(fy.rounded(.down)) & 1 == 0 ? 1 : -1
             // Distance to the nearest horizontal edge, in squares, and the mix it gives.
-            let ey = min(ty, 1 - ty)
-            let my = min(ey / band, 1) * sy
+            let my = min(min(ty, 1 - ty) / band, 1) * sy
+            let out = span.out
             for i in 0..<span.count {
                 let fx = (Float(span.x0 + i) + 0.5 - cx) / width
                 let tx = fx - fx.rounded(.down)
@@ -37,27 +37,27 @@ enum GeneratorFilters {
                 let mx = min(min(tx, 1 - tx) / band, 1) * sx
                 // mx·my runs from -1 (colour 1) to 1 (colour 0), 0 on an edge.
                 let t = (mx * my + 1) * 0.5
-                span.out[i] = c1 + (c0 - c1) * t
+                out[i] = c1 + (c0 - c1) * t
             }
         }.apply(extent: .infinite, inputs: [])
     }
 
-    /// Uniform noise in each channel, a pure function of the pixel coordinate (so tiles agree).
+    /// Uniform noise in each channel, a pure function of the pixel coordinate (so tiles agree): one 64-bit
+    /// mix of the coordinate gives four 16-bit channels.
     static func random(_ inputs: FilterInputs) throws -> Image {
         ColorKernel(name: "random") { span in
-            let scale: Float = 1 / 16_777_216
+            let scale: Float = 1 / 65536
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            let row = UInt64(truncatingIfNeeded: span.y) &* 0x9E37_79B9_7F4A_7C15
             for i in 0..<span.count {
-                var h = UInt32(truncatingIfNeeded: span.x0 + i) &* 0x9E37_79B1
-                h ^= UInt32(truncatingIfNeeded: span.y) &* 0x85EB_CA77
-                h = (h ^ (h >> 16)) &* 0x7FEB_352D
-                h = (h ^ (h >> 15)) &* 0x846C_A68B
-                h ^= h >> 16
-                let h2 = (h ^ 0x68E3_1DA4) &* 0x1B87_3593
-                let a = Float(h >> 8) * scale
-                let b = Float((h2 ^ (h2 >> 13)) >> 8) * scale
-                let c = Float(((h &* 0x2C1B_3C6D) ^ (h >> 11)) >> 8) * scale
-                let d = Float(((h2 &* 0x297A_2D39) ^ (h2 >> 17)) >> 8) * scale
-                span.out[i] = Pixel(a, b, c, d)
+                var h = (UInt64(truncatingIfNeeded: span.x0 + i) &* 0xD1B5_4A32_D192_ED03) ^ row
+                h ^= h >> 32
+                h &*= 0xD6E8_FEB8_6659_FD93
+                h ^= h >> 29
+                r[i] = Float(UInt16(truncatingIfNeeded: h)) * scale
+                g[i] = Float(UInt16(truncatingIfNeeded: h >> 16)) * scale
+                b[i] = Float(UInt16(truncatingIfNeeded: h >> 32)) * scale
+                a[i] = Float(UInt16(truncatingIfNeeded: h >> 48)) * scale
             }
         }.apply(extent: .infinite, inputs: [])
     }
