@@ -55,7 +55,7 @@ let package = Package(
             // The benchmark's custom kernel lives here and must be compiled like the engine's.
             swiftSettings: fastFlags
         ),
-        .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine"], swiftSettings: fastFlags),
+        .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine"], exclude: ["Fixtures"], swiftSettings: fastFlags),
         .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6]

@@ -68,6 +68,24 @@ import Testing
         #expect(try TestImages.pixel(palette, x: 0, y: 0) == Pixel(1, 0, 0, 1))
     }
 
+    static let fixtures = URL(fileURLWithPath: #filePath).deletingLastPathComponent().appendingPathComponent("Fixtures")
+
+    @Test func greyscaleAndCMYKJPEGsRead() throws {
+        // grey.jpg: 8×8, each row 0, 32, ..., 224 (written by cjpeg -grayscale at quality 100).
+        let grey = try ImageFile.read(Self.fixtures.appendingPathComponent("grey.jpg").path)
+        let bytes = try TestImages.context.renderRGBA8(grey, rect: grey.extent).bytes
+        for x in 0..<8 {
+            let o = (3 * 8 + x) * 4
+            #expect(abs(Int(bytes[o]) - x * 32) <= 2 && bytes[o] == bytes[o + 1] && bytes[o] == bytes[o + 2] && bytes[o + 3] == 255)
+        }
+        // cmyk-adobe.jpg: Photoshop-style inverted CMYK, left half full cyan ink, right half full black ink.
+        let cmyk = try ImageFile.read(Self.fixtures.appendingPathComponent("cmyk-adobe.jpg").path)
+        let rgba = try TestImages.context.renderRGBA8(cmyk, rect: cmyk.extent).bytes
+        func near(_ o: Int, _ expected: [Int]) -> Bool { zip(rgba[o..<o + 4], expected).allSatisfy { abs(Int($0) - $1) <= 3 } }
+        #expect(near((4 * 16 + 2) * 4, [0, 255, 255, 255]))
+        #expect(near((4 * 16 + 13) * 4, [0, 0, 0, 255]))
+    }
+
     @Test func badFilesGiveClearErrorsNamingTheFile() throws {
         #expect(readError(path("missing.png")).contains("missing.png: no such file"))
         _ = FileManager.default.createFile(atPath: path("empty.png"), contents: Data())

@@ -116,6 +116,26 @@ import Testing
         #expect(out == bytes)
     }
 
+    @Test func intermediatesAreReusedWhileADownstreamInputChanges() throws {
+        let context = RenderContext(options: .init(cacheBytes: 64 << 20))
+        let source = TestImages.pattern(width: 80, height: 60)
+        let blurred = try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(4)])
+        var renders: [PixelBuffer] = []
+        for intensity in [0.2, 0.9] {
+            let toned = try blurred.applyingFilter("CISepiaTone", parameters: ["inputIntensity": .number(intensity)])
+            renders.append(try TestImages.render(toned, source.extent, context: context))
+            // The same pixels as an uncached render.
+            #expect(TestImages.maxDifference(renders.last!, try TestImages.render(toned, source.extent)) == 0)
+        }
+        #expect(context.cacheHits >= 1)
+        #expect(TestImages.maxDifference(renders[0], renders[1]) > 0)
+        // Off by default: nothing kept.
+        let plain = RenderContext()
+        _ = try TestImages.render(blurred, source.extent, context: plain)
+        _ = try TestImages.render(blurred, source.extent, context: plain)
+        #expect(plain.cacheHits == 0)
+    }
+
     @Test func renderErrors() throws {
         let generator = try Filter(named: "CIRandomGenerator").makeOutputImage()
         #expect(throws: RenderError.infiniteRect) { try TestImages.context.render(generator, rect: generator.extent) }

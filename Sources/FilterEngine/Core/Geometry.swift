@@ -99,6 +99,10 @@ public struct PixelRect: Sendable, Equatable, CustomStringConvertible {
         return PixelRect(x: x0, y: y0, width: max(maxX, other.maxX) - x0, height: max(maxY, other.maxY) - y0)
     }
 
+    public func contains(_ other: PixelRect) -> Bool {
+        other.isEmpty || (other.x >= x && other.y >= y && other.maxX <= maxX && other.maxY <= maxY)
+    }
+
     public func insetBy(dx: Int, dy: Int) -> PixelRect {
         PixelRect(x: x + dx, y: y + dy, width: width - 2 * dx, height: height - 2 * dy)
     }

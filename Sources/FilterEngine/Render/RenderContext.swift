@@ -8,17 +8,27 @@ public final class RenderContext: @unchecked Sendable {
         public var threads: Int
         /// Rows per band of work (nil: chosen from the image height and the thread count).
         public var bandHeight: Int?
+        /// Bytes of intermediate buffers kept between renders (0: none). For interactive use: while a slider of
+        /// one filter moves, the materialised images upstream of it (a decoded, scaled source; a blur) are
+        /// reused. Keep it 0 for streams of different frames, where nothing repeats.
+        public var cacheBytes: Int
 
-        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil) {
+        public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil,
+                    cacheBytes: Int = 0) {
             self.threads = max(1, threads)
             self.bandHeight = bandHeight
+            self.cacheBytes = max(0, cacheBytes)
         }
     }
 
     public let options: Options
+    private let cache: IntermediateCache
+    /// How many intermediate buffers came from the cache so far.
+    public var cacheHits: Int { cache.hits }
 
     public init(options: Options = Options()) {
         self.options = options
+        cache = IntermediateCache(limit: options.cacheBytes)
     }
 
     // MARK: Public rendering
@@ -85,12 +95,14 @@ public final class RenderContext: @unchecked Sendable {
     private func run(_ image: Image, _ area: PixelRect,
                      output: @escaping (inout RowEvaluator, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: image, rect: area)
+        if options.cacheBytes > 0 { plan.useCached(cache.buffer) }
         for i in 0..<plan.nodes.count where plan.materialised[i] {
             let request = plan.requests[i]
             guard !request.isEmpty else { continue }
             guard request.area <= Self.maximumPixels else {
                 throw RenderError.tooLarge(width: request.width, height: request.height)
             }
+            if plan.buffers[i] != nil { continue }  // from the cache
             let buffer = PixelBuffer(rect: request, uninitialized: true)
             if case .general(let kernel, _) = plan.nodes[i].kind {
                 let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
@@ -109,6 +121,7 @@ public final class RenderContext: @unchecked Sendable {
                 }
             }
             plan.buffers[i] = buffer
+            cache.store(buffer, for: plan.nodes[i])
         }
         parallelBands(area, plan: plan, output)
     }
@@ -135,6 +148,56 @@ public final class RenderContext: @unchecked Sendable {
             }
         }
         if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
+    }
+}
+
+/// Materialised intermediates by image identity and rectangle, least recently used dropped first. An entry
+/// holds its image, so the identity cannot be reused by another image while cached. Images are immutable, so
+/// the same image over the same rectangle always has the same pixels.
+final class IntermediateCache: @unchecked Sendable {
+    private struct Entry {
+        let image: Image
+        let buffer: PixelBuffer
+        var lastUse: Int
+    }
+    private let limit: Int
+    private var entries: [ObjectIdentifier: [Entry]] = [:]
+    private var bytes = 0
+    private var clock = 0
+    private let lock = NSLock()
+    /// Buffers found, for tests and statistics.
+    private(set) var hits = 0
+
+    init(limit: Int) { self.limit = limit }
+
+    func buffer(for image: Image, rect: PixelRect) -> PixelBuffer? {
+        guard limit > 0 else { return nil }
+        lock.lock()
+        defer { lock.unlock() }
+        guard var list = entries[ObjectIdentifier(image)],
+              let index = list.firstIndex(where: { $0.buffer.rect.contains(rect) }) else { return nil }
+        clock += 1
+        hits += 1
+        list[index].lastUse = clock
+        entries[ObjectIdentifier(image)] = list
+        return list[index].buffer
+    }
+
+    func store(_ buffer: PixelBuffer, for image: Image) {
+        let size = buffer.rect.area * MemoryLayout<Pixel>.stride
+        guard limit > 0, size <= limit / 2 else { return }
+        lock.lock()
+        defer { lock.unlock() }
+        clock += 1
+        entries[ObjectIdentifier(image), default: []].append(Entry(image: image, buffer: buffer, lastUse: clock))
+        bytes += size
+        while bytes > limit {
+            let (key, index) = entries.flatMap { key, list in list.indices.map { (key, $0) } }
+                .min { entries[$0.0]![$0.1].lastUse < entries[$1.0]![$1.1].lastUse }!
+            bytes -= entries[key]![index].buffer.rect.area * MemoryLayout<Pixel>.stride
+            entries[key]!.remove(at: index)
+            if entries[key]!.isEmpty { entries[key] = nil }
+        }
     }
 }
 

@@ -50,18 +50,37 @@ final class RenderPlan: @unchecked Sendable {
         }
         self.materialised = materialised
         buffers = [PixelBuffer?](repeating: nil, count: order.count)
-        requests = [PixelRect](repeating: .empty, count: order.count)
-        requests[order.count - 1] = rect.intersection(extents[order.count - 1])
+        outputRect = rect
+        requests = []
         propagateRequests()
+    }
+
+    /// The output rectangle.
+    private let outputRect: PixelRect
+
+    /// Takes materialised nodes from a cache where it has them, then asks the inputs again, so that nothing
+    /// upstream of a cached buffer is computed.
+    func useCached(_ lookup: (Image, PixelRect) -> PixelBuffer?) {
+        var found = false
+        for i in nodes.indices where materialised[i] && !requests[i].isEmpty {
+            if let buffer = lookup(nodes[i], requests[i]) {
+                buffers[i] = buffer
+                found = true
+            }
+        }
+        if found { propagateRequests() }
     }
 
     static func floorDiv(_ a: Int, _ b: Int) -> Int { a >= 0 ? a / b : -((-a + b - 1) / b) }
 
-    /// From the root down, each node asks its inputs for the pixels it needs.
+    /// From the root down, each node asks its inputs for the pixels it needs (a node already in a buffer
+    /// asks nothing).
     private func propagateRequests() {
+        requests = [PixelRect](repeating: .empty, count: nodes.count)
+        requests[nodes.count - 1] = outputRect.intersection(extents[nodes.count - 1])
         for i in stride(from: nodes.count - 1, through: 0, by: -1) {
             let r = requests[i]
-            if r.isEmpty { continue }
+            if r.isEmpty || buffers[i] != nil { continue }
             let inputs = inputIndices[i]
             func ask(_ input: Int, _ rect: PixelRect) {
                 requests[input] = requests[input].union(rect.intersection(extents[input]))
