@@ -63,7 +63,8 @@ struct RenderCommand: ParsableCommand {
         } catch let error as ValidationError {
             throw error
         } catch {
-            throw ValidationError("\(error)")
+            // A render problem (a bad value, a missing file): its message alone, without the usage text.
+            throw CommandError(message: "\(error)")
         }
     }
 
@@ -87,6 +88,12 @@ struct RenderCommand: ParsableCommand {
         }
         return current!
     }
+}
+
+/// An error shown as its message alone (exit status 1).
+struct CommandError: Error, CustomStringConvertible {
+    let message: String
+    var description: String { message }
 }
 
 /// One filter of a chain with its inputs as text.
