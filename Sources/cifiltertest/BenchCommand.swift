@@ -85,6 +85,7 @@ enum BenchCases {
             ("d CISepiaTone", { try source.applyingFilter("CISepiaTone") }),
             ("e CIColorControls", { try colorControls(source) }),
             ("f five-step chain", { try fiveStep(source) }),
+            ("g CIColorCube 32³ (warm look)", { try colorCube(source) }),
         ]
     }
 
@@ -106,6 +107,13 @@ enum BenchCases {
         ])
         let vignetted = try warmed.applyingFilter("CIVignette", parameters: ["inputIntensity": .number(1), "inputRadius": .number(2)])
         return try grain(over: source.extent).applyingFilter("CIMultiplyCompositing", parameters: ["inputBackgroundImage": .image(vignetted)])
+    }
+
+    /// A 32³ colour table (trilinear lookups, the colour-adjustment family's heaviest per-pixel filter).
+    static func colorCube(_ source: Image) throws -> Image {
+        try source.applyingFilter("CIColorCube", parameters: [
+            "inputCubeDimension": .number(32), "inputCubeData": .data(ColorCubeData.look(.warm, dimension: 32)),
+        ])
     }
 
     static func colorControls(_ source: Image) throws -> Image {

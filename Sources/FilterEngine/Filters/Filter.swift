@@ -129,6 +129,25 @@ public struct FilterInputs {
         return s
     }
 
+    /// Whether a declared input has a value: for inputs without a catalogue default (a colour space, a source
+    /// headroom) that a filter treats as optional.
+    public func has(_ key: String) throws -> Bool {
+        _ = try declared(key)
+        return values[key] != nil
+    }
+
+    /// The bytes of a data input (text given for it counts as its UTF-8 bytes), or nil when unset: the
+    /// catalogue describes data defaults only by size, so each filter builds its own default table.
+    public func data(_ key: String) throws -> [UInt8]? {
+        _ = try declared(key)
+        switch values[key] {
+        case nil: return nil
+        case .data(let bytes)?: return bytes
+        case .string(let text)?: return Array(text.utf8)
+        default: throw FilterError("\(descriptor.name).\(key) is not data")
+        }
+    }
+
     public func image(_ key: String) throws -> Image {
         guard case .image(let image) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not an image") }
         return image

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Colour adjustments: per-pixel colour kernels, so chains of them fuse into one pass.
+/// Colour adjustments: per-pixel colour kernels, so chains of them fuse into one pass. This table lists the
+/// whole family; the longer ones live beside it (PointAdjustments, ToneCurve, ColorCube, Lab, ColorSpaces).
 enum ColorAdjustmentFilters {
     static let all: [String: FilterImplementation] = [
         "CIColorControls": colorControls,
@@ -9,6 +10,31 @@ enum ColorAdjustmentFilters {
         "CIGammaAdjust": gammaAdjust,
         "CIHueAdjust": hueAdjust,
         "CITemperatureAndTint": temperatureAndTint,
+        // PointAdjustments.swift
+        "CIColorAbsoluteDifference": colorAbsoluteDifference,
+        "CIColorClamp": colorClamp,
+        "CIColorPolynomial": colorPolynomial,
+        "CIColorCrossPolynomial": colorCrossPolynomial,
+        "CIColorThreshold": colorThreshold,
+        "CIColorThresholdOtsu": colorThresholdOtsu,
+        "CIDepthToDisparity": depthToDisparity,
+        "CIDisparityToDepth": disparityToDepth,
+        "CILinearToSRGBToneCurve": linearToSRGBToneCurve,
+        "CISRGBToneCurveToLinear": sRGBToneCurveToLinear,
+        "CIToneMapHeadroom": toneMapHeadroom,
+        "CIVibrance": vibrance,
+        "CIWhitePointAdjust": whitePointAdjust,
+        // ToneCurve.swift
+        "CIToneCurve": toneCurve,
+        "CIColorCurves": colorCurves,
+        // ColorCube.swift
+        "CIColorCube": colorCube,
+        "CIColorCubeWithColorSpace": colorCubeWithColorSpace,
+        "CIColorCubesMixedWithMask": colorCubesMixedWithMask,
+        // Lab.swift
+        "CIConvertRGBtoLab": convertRGBtoLab,
+        "CIConvertLabToRGB": convertLabToRGB,
+        "CILabDeltaE": labDeltaE,
     ]
 
     /// Saturation around Rec. 709 luma, then brightness added, then contrast around mid-grey; on straight colour.

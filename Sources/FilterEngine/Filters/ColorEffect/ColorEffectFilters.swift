@@ -5,6 +5,28 @@ enum ColorEffectFilters {
         "CISepiaTone": sepiaTone,
         "CIColorInvert": colorInvert,
         "CIVignette": vignette,
+        "CIColorMonochrome": colorMonochrome,
+        "CIFalseColor": falseColor,
+        "CIMaskToAlpha": maskToAlpha,
+        "CIMaximumComponent": maximumComponent,
+        "CIMinimumComponent": minimumComponent,
+        "CIColorPosterize": colorPosterize,
+        "CIDither": dither,
+        "CIVignetteEffect": vignetteEffect,
+        "CIColorMap": PaletteFilters.colorMap,
+        "CIPalettize": PaletteFilters.palettize,
+        "CIPaletteCentroid": PaletteFilters.paletteCentroid,
+        "CIPhotoEffectChrome": PhotoEffects.chrome,
+        "CIPhotoEffectFade": PhotoEffects.fade,
+        "CIPhotoEffectInstant": PhotoEffects.instant,
+        "CIPhotoEffectMono": PhotoEffects.mono,
+        "CIPhotoEffectNoir": PhotoEffects.noir,
+        "CIPhotoEffectProcess": PhotoEffects.process,
+        "CIPhotoEffectTonal": PhotoEffects.tonal,
+        "CIPhotoEffectTransfer": PhotoEffects.transfer,
+        "CIThermal": PhotoEffects.thermal,
+        "CIXRay": PhotoEffects.xRay,
+        "CIDocumentEnhancer": PhotoEffects.documentEnhancer,
     ]
 
     /// The classic sepia matrix, mixed with the original by the intensity.
@@ -52,5 +74,235 @@ enum ColorEffectFilters {
                 r[i] *= gain; g[i] *= gain; b[i] *= gain
             }
         }.apply(extent: e, inputs: [image])
+    }
+
+    // MARK: Luminance-driven effects
+
+    /// Every colour becomes a shade of one tint: the pixel's luminance (Rec. 709, linear light) times the tint,
+    /// mixed with the original by the intensity. A white tint gives plain greyscale, the usual use of this filter.
+    static func colorMonochrome(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let tint = try inputs.color("inputColor").workingPixel
+        let t = try inputs.float("inputIntensity")
+        let w = ColorMath.lumaWeights
+        // The tint is an opaque colour (its type says so); its straight linear components:
+        let (tr, tg, tb) = tint.w > 0 ? (tint.x / tint.w, tint.y / tint.w, tint.z / tint.w) : (0, 0, 0)
+        return ColorKernel(name: "colorMonochrome") { span in
+            let (r, g, b) = (span.out.r, span.out.g, span.out.b)
+            for i in 0..<span.count {
+                // Luminance is linear, so it can be taken on premultiplied colour and stays premultiplied.
+                let luma = r[i] * w.x + g[i] * w.y + b[i] * w.z
+                r[i] += (luma * tr - r[i]) * t
+                g[i] += (luma * tg - g[i]) * t
+                b[i] += (luma * tb - b[i]) * t
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Luminance (clamped to 0...1) picks a colour on the straight line from colour 0 (darkest) to colour 1
+    /// (brightest), interpolated in the working space; the result keeps the input's coverage.
+    static func falseColor(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let c0 = try inputs.color("inputColor0").workingPixel
+        let c1 = try inputs.color("inputColor1").workingPixel
+        let w = ColorMath.lumaWeights
+        let d = c1 - c0
+        return ColorKernel(name: "falseColor") { span in
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            for i in 0..<span.count {
+                let alpha = a[i]
+                let inv: Float = alpha > 0 ? 1 / alpha : 0
+                let luma = EncodedCurves.clamp01((r[i] * w.x + g[i] * w.y + b[i] * w.z) * inv)
+                r[i] = (c0.x + d.x * luma) * alpha
+                g[i] = (c0.y + d.y * luma) * alpha
+                b[i] = (c0.z + d.z * luma) * alpha
+                a[i] = (c0.w + d.w * luma) * alpha
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// A white image whose coverage is the input's luminance (clamped to 0...1): white where the mask is
+    /// white, transparent where it is black. Transparent input pixels count as black.
+    static func maskToAlpha(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let w = ColorMath.lumaWeights
+        return ColorKernel(name: "maskToAlpha") { span in
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            for i in 0..<span.count {
+                let luma = EncodedCurves.clamp01(r[i] * w.x + g[i] * w.y + b[i] * w.z)
+                r[i] = luma; g[i] = luma; b[i] = luma; a[i] = luma
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Grey from the largest of the three components; alpha kept. (max commutes with premultiplication.)
+    static func maximumComponent(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        return ColorKernel(name: "maximumComponent") { span in
+            let (r, g, b) = (span.out.r, span.out.g, span.out.b)
+            for i in 0..<span.count {
+                let rg = r[i] > g[i] ? r[i] : g[i]
+                let m = rg > b[i] ? rg : b[i]
+                r[i] = m; g[i] = m; b[i] = m
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Grey from the smallest of the three components; alpha kept.
+    static func minimumComponent(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        return ColorKernel(name: "minimumComponent") { span in
+            let (r, g, b) = (span.out.r, span.out.g, span.out.b)
+            for i in 0..<span.count {
+                let rg = r[i] < g[i] ? r[i] : g[i]
+                let m = rg < b[i] ? rg : b[i]
+                r[i] = m; g[i] = m; b[i] = m
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    // MARK: Quantisation and noise (on sRGB-encoded values)
+
+    /// Each channel, sRGB-encoded, rounded to the nearest of `levels` evenly spaced values from 0 to 1
+    /// (2 levels: 0 or 1). Non-whole level counts give uneven spacing, as a slider between counts does.
+    /// One level has a single value for everything: the middle, 0.5.
+    ///
+    /// With 256 levels or more every step is finer than an 8-bit level, so the result is the input as any
+    /// 8-bit output shows it; we return the input unchanged there (Core Image's identity value, 300, is in
+    /// that range), which keeps float renders exact at the identity.
+    static func colorPosterize(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let levels = try inputs.float("inputLevels")
+        if levels >= 256 { return image }
+        let steps = levels - 1
+        let scale: Float = steps > 1e-3 ? steps : 0
+        let inverse: Float = steps > 1e-3 ? 1 / steps : 0
+        let offset: Float = steps > 1e-3 ? 0 : 0.5
+        let encode = EncodedCurves.encodeBySquareRoot, decode = EncodedCurves.decode
+        return ColorKernel(name: "colorPosterize") { span in
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            let count = span.count
+            let enc = encode.values, dec = decode.values
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { scratch in
+                let scratch = scratch.baseAddress!
+                // Passes over the row, so the arithmetic vectorises apart from the look-ups (see EncodedCurves).
+                for i in 0..<count {
+                    let alpha = a[i]
+                    let inv: Float = alpha > 0 ? 1 / alpha : 0
+                    r[i] *= inv; g[i] *= inv; b[i] *= inv
+                }
+                for channel in [r, g, b] {
+                    EncodedCurves.encode(row: channel, count: count, scratch: scratch, enc)
+                    for i in 0..<count { channel[i] = (channel[i] * scale).rounded() * inverse + offset }
+                    EncodedCurves.lookup(dec, row: channel, count: count)
+                }
+                for i in 0..<count {
+                    let alpha = a[i]
+                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha
+                }
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Adds uniform noise of amplitude ±intensity/2 to each sRGB-encoded channel, so that quantising the
+    /// result (an 8-bit output, a posterize) breaks bands into grain: at 1/255 it is a classic one-level dither,
+    /// at the default 0.1 a visible fine grain (Core Image's "processed look"). The noise comes from a hash of
+    /// the pixel's coordinates and channel, so it is the same in every render, tile and thread. Values that
+    /// were inside 0...1 stay inside it.
+    static func dither(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let intensity = try inputs.float("inputIntensity")
+        if intensity == 0 { return image }
+        let encode = EncodedCurves.encodeBySquareRoot, decode = EncodedCurves.decode
+        return ColorKernel(name: "dither") { span in
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            let count = span.count
+            let enc = encode.values, dec = decode.values
+            let y = UInt32(truncatingIfNeeded: span.y)
+            let x0 = UInt32(truncatingIfNeeded: span.x0)
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { scratch in
+                let scratch = scratch.baseAddress!
+                for i in 0..<count {
+                    let alpha = a[i]
+                    let inv: Float = alpha > 0 ? 1 / alpha : 0
+                    r[i] *= inv; g[i] *= inv; b[i] *= inv
+                }
+                for (c, channel) in [r, g, b].enumerated() {
+                    EncodedCurves.encode(row: channel, count: count, scratch: scratch, enc)
+                    let seed = DitherNoise.hash(y ^ DitherNoise.salts[c])
+                    for i in 0..<count {
+                        let noise = DitherNoise.offset(x: x0 &+ UInt32(truncatingIfNeeded: i), seed: seed) * intensity
+                        let e = channel[i]
+                        let upper: Float = e > 1 ? e : 1
+                        let noisy = e + noise
+                        // Values inside 0...1 stay inside it; extended-range ones just get the noise.
+                        channel[i] = e < 0 ? noisy : (noisy > 0 ? (noisy < upper ? noisy : upper) : 0)
+                    }
+                    EncodedCurves.lookup(dec, row: channel, count: count)
+                }
+                for i in 0..<count {
+                    let alpha = a[i]
+                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha
+                }
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    // MARK: Vignette around a point
+
+    /// Shades outside a clear circle around `inputCenter`. Inside `inputRadius` nothing changes; the shading
+    /// rises with a smoothstep over the next `falloff × radius` pixels (falloff 0: a hard edge) and is full
+    /// beyond. Positive intensity darkens towards black (1: black), negative lightens towards white.
+    static func vignetteEffect(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let center = try inputs.point("inputCenter")
+        let radius = try inputs.float("inputRadius")
+        let intensity = try inputs.float("inputIntensity")
+        let falloff = try inputs.float("inputFalloff")
+        if intensity == 0 { return image }
+        let cx = Float(center.x), cy = Float(center.y)
+        let width = radius * falloff
+        let inverseWidth: Float = width > 1e-6 ? 1 / width : 0
+        let darken = intensity > 0 ? intensity : 0
+        let lighten = intensity < 0 ? -intensity : 0
+        return ColorKernel(name: "vignetteEffect") { span in
+            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            let dy = Float(span.y) + 0.5 - cy
+            let dx0 = Float(span.x0) + 0.5 - cx
+            for i in 0..<span.count {
+                let dx = dx0 + Float(i)
+                let distance = (dx * dx + dy * dy).squareRoot()
+                // Hard edge when there is no transition width: 1 at or beyond the radius.
+                let u = inverseWidth > 0 ? EncodedCurves.clamp01((distance - radius) * inverseWidth)
+                                         : (distance >= radius ? 1 : 0)
+                let shade = u * u * (3 - 2 * u)
+                let keep = 1 - darken * shade
+                let toWhite = lighten * shade
+                // Premultiplied white is (a, a, a).
+                r[i] = r[i] * keep + (a[i] - r[i]) * toWhite
+                g[i] = g[i] * keep + (a[i] - g[i]) * toWhite
+                b[i] = b[i] * keep + (a[i] - b[i]) * toWhite
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+}
+
+/// Deterministic per-pixel noise for CIDither: an integer hash of (x, y, channel) giving offsets in [-0.5, 0.5).
+enum DitherNoise {
+    static let salts: [UInt32] = [0x68e3_1da4, 0xb529_7a4d, 0x1b56_c4e9]
+
+    @inline(__always) static func hash(_ v: UInt32) -> UInt32 {
+        // A well-mixed 32-bit integer hash (xorshift-multiply rounds); wrapping arithmetic throughout.
+        var h = v
+        h ^= h >> 16; h = h &* 0x7feb_352d
+        h ^= h >> 15; h = h &* 0x846c_a68b
+        h ^= h >> 16
+        return h
+    }
+
+    /// `seed`: hash(y ^ salt), the same along a row.
+    @inline(__always) static func offset(x: UInt32, seed: UInt32) -> Float {
+        let h = hash(x &* 0x9e37_79b1 ^ seed)
+        return Float(h >> 8) * (1 / 16_777_216) - 0.5
     }
 }
