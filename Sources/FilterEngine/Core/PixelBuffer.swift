@@ -85,6 +85,8 @@ public final class SourcePixels: @unchecked Sendable {
     public let width: Int
     public let height: Int
     public let storage: Storage
+    /// Every alpha byte is 255 (the usual photo): decoding then skips the premultiply.
+    let isOpaque: Bool
 
     /// Takes 8-bit sRGB RGBA rows given top to bottom (file order).
     public init(rgba8TopDown bytes: UnsafePointer<UInt8>, width: Int, height: Int) {
@@ -92,15 +94,22 @@ public final class SourcePixels: @unchecked Sendable {
         self.height = height
         let memory = UnsafeMutablePointer<UInt8>.allocate(capacity: max(1, width * height * 4))
         let rowBytes = width * 4
+        var opaque = true
         for y in 0..<height {
             (memory + y * rowBytes).update(from: bytes + (height - 1 - y) * rowBytes, count: rowBytes)
         }
+        for i in stride(from: 3, to: width * height * 4, by: 4) where memory[i] != 255 {
+            opaque = false
+            break
+        }
+        isOpaque = opaque
         storage = .rgba8(memory)
     }
 
     public init(buffer: PixelBuffer) {
         width = buffer.rect.width
         height = buffer.rect.height
+        isOpaque = false
         storage = .working(buffer)
     }
 
@@ -116,6 +125,16 @@ public final class SourcePixels: @unchecked Sendable {
         case .rgba8(let memory):
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
                 let src = memory + (y * width + x0) * 4
+                if isOpaque {
+                    for i in 0..<count {
+                        let s = src + i * 4
+                        out.r[i] = table[Int(s[0])]
+                        out.g[i] = table[Int(s[1])]
+                        out.b[i] = table[Int(s[2])]
+                    }
+                    out.a.update(repeating: 1, count: count)
+                    return
+                }
                 // Table look-ups first (not vectorisable), then the premultiply as a plain vectorised loop.
                 for i in 0..<count {
                     let s = src + i * 4

