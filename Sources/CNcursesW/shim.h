@@ -37,4 +37,83 @@ static inline int cnc_put_cell(int y, int x, wchar_t ch, int pair, attr_t attrs)
     setcchar(&cell, text, attrs, 0, &pair);
     return mvadd_wch(y, x, &cell);
 }
+
+// Key codes Swift cannot see (they are macros).
+static inline int cnc_key_code_yes(void) { return KEY_CODE_YES; }
+static inline int cnc_key_up(void) { return KEY_UP; }
+static inline int cnc_key_down(void) { return KEY_DOWN; }
+static inline int cnc_key_left(void) { return KEY_LEFT; }
+static inline int cnc_key_right(void) { return KEY_RIGHT; }
+static inline int cnc_key_sleft(void) { return KEY_SLEFT; }
+static inline int cnc_key_sright(void) { return KEY_SRIGHT; }
+static inline int cnc_key_sr(void) { return KEY_SR; }      // shift-up on xterm-like terminals
+static inline int cnc_key_sf(void) { return KEY_SF; }      // shift-down
+static inline int cnc_key_ppage(void) { return KEY_PPAGE; }
+static inline int cnc_key_npage(void) { return KEY_NPAGE; }
+static inline int cnc_key_home(void) { return KEY_HOME; }
+static inline int cnc_key_end(void) { return KEY_END; }
+static inline int cnc_key_enter(void) { return KEY_ENTER; }
+static inline int cnc_key_backspace(void) { return KEY_BACKSPACE; }
+static inline int cnc_key_dc(void) { return KEY_DC; }
+static inline int cnc_key_btab(void) { return KEY_BTAB; }
+static inline int cnc_key_f1(void) { return KEY_F(1); }
+static inline mmask_t cnc_button1_double_clicked(void) { return BUTTON1_DOUBLE_CLICKED; }
+
+/// Reads one key or character: returns OK (a character in *ch), KEY_CODE_YES (a key code in *ch) or ERR.
+static inline int cnc_get_wch(int *ch) {
+    wint_t value = 0;
+    int status = get_wch(&value);
+    *ch = (int)value;
+    return status;
+}
+
+// Signals. SIGINT, SIGTERM and SIGHUP only set a flag: the interface loop wakes every few milliseconds, sees it
+// and leaves through its normal exit path (terminal restored, state saved). Crash signals restore the terminal
+// here, then re-raise so the process still dies with the right status and core dump.
+#include <signal.h>
+#include <pthread.h>
+#include <unistd.h>
+static volatile sig_atomic_t cnc_signal_received = 0;
+static void cnc_on_quit_signal(int sig) { cnc_signal_received = sig; }
+static void cnc_on_crash_signal(int sig) {
+    endwin();
+    signal(sig, SIG_DFL);
+    raise(sig);
+}
+static inline void cnc_install_signal_handlers(void) {
+    struct sigaction quit;
+    sigemptyset(&quit.sa_mask);
+    quit.sa_flags = 0;
+    quit.sa_handler = cnc_on_quit_signal;
+    sigaction(SIGINT, &quit, 0);
+    sigaction(SIGTERM, &quit, 0);
+    sigaction(SIGHUP, &quit, 0);
+    int crashes[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++) signal(crashes[i], cnc_on_crash_signal);
+    // A parent may have started us with these blocked (a mask is inherited): we must see them to quit.
+    sigset_t wanted;
+    sigemptyset(&wanted);
+    sigaddset(&wanted, SIGINT);
+    sigaddset(&wanted, SIGTERM);
+    sigaddset(&wanted, SIGHUP);
+    sigaddset(&wanted, SIGWINCH);
+    pthread_sigmask(SIG_UNBLOCK, &wanted, 0);
+}
+static inline void cnc_restore_default_signals(void) {
+    int all[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
+    for (unsigned i = 0; i < sizeof all / sizeof all[0]; i++) signal(all[i], SIG_DFL);
+}
+static inline int cnc_pending_signal(void) { return cnc_signal_received; }
+
+/// Draws a wide-character string clipped by ncurses at the window edge.
+static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int pair, attr_t attrs) {
+    attr_set(attrs, 0, &pair);
+    int status = mvaddnwstr(y, x, text, n);
+    attr_set(A_NORMAL, 0, 0);
+    return status;
+}
+
+/// newterm on the process's own stdout/stdin (Swift 6 cannot touch the C `stdout` global safely).
+static inline SCREEN *cnc_newterm(const char *term) { return newterm(term, stdout, stdin); }
+static inline int cnc_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
 #endif

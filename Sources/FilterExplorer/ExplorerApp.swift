@@ -1,0 +1,323 @@
+import FilterEngine
+import Foundation
+
+public struct ExplorerOptions: Sendable {
+    public var imagePath: String?
+    /// Start on this filter instead of the last one.
+    public var filterName: String?
+    /// Where state is saved (nil: the XDG default).
+    public var stateURL: URL?
+
+    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil) {
+        self.imagePath = imagePath
+        self.filterName = filterName
+        self.stateURL = stateURL
+    }
+}
+
+/// The interactive explorer: owns the terminal, the filter tree, the sessions and the preview renderer.
+/// Everything here runs on the interface thread; only `PreviewRenderer` and exports work elsewhere.
+public final class Explorer {
+    enum Pane { case filters, controls }
+
+    /// What keys currently do beyond the normal bindings.
+    enum Mode {
+        case normal
+        case help
+        case text(TextEntry)
+        case point(key: String, original: FilterValue?)
+        case color(key: String, component: Int, original: FilterValue?)
+        case rectangle(key: String, resize: Bool, original: FilterValue?)
+        case transform(key: String, handle: TransformHandle, original: FilterValue?)
+    }
+
+    struct TextEntry {
+        enum Purpose {
+            case value(key: String)
+            case search(cursor: Int, filter: String?)
+            case export
+        }
+        var purpose: Purpose
+        var prompt: String
+        var field: TextField
+    }
+
+    struct Message: Sendable {
+        var text: String
+        var isError: Bool
+    }
+
+    let terminal: Terminal
+    let samples: SampleLibrary
+    let tree: FilterTree
+    let context = RenderContext()
+    let renderer: PreviewRenderer
+    let stateURL: URL
+    var state: ExplorerState
+
+    var sessions: [String: FilterSession] = [:]
+    var session: FilterSession?
+    var focus: Pane = .filters
+    var mode: Mode = .normal
+    var controlCursor = 0
+    var controlScroll = 0
+    var showOriginal = false
+    var frame: PreviewFrame?
+    /// The geometry of the newest request (the marker follows it before its frame arrives).
+    var requestedGeometry: PreviewGeometry?
+    /// Why there is no preview (filter not implemented, empty output ...), shown in the preview area.
+    var previewNote: String?
+    var message: Message?
+    var lastQuery = ""
+    var needsRender = true
+    var running = true
+    /// Set while the mouse drags a slider knob (the control's index).
+    var draggingSlider: Int?
+    /// The time input being animated (0→1, looping) with `a`, if any.
+    var animating: String?
+    var lastSubmitted = 0
+    let mailbox = Mailbox()
+
+    init(options: ExplorerOptions, samples: SampleLibrary, terminal: Terminal) {
+        self.samples = samples
+        self.terminal = terminal
+        tree = FilterTree(list: .shared)
+        stateURL = options.stateURL ?? ExplorerState.defaultURL()
+        let loaded = ExplorerState.load(from: stateURL)
+        state = loaded.state
+        renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode)
+        let warnings = [terminal.termWarning, loaded.warning].compactMap { $0 }
+        if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
+        let start = [options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
+            .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
+        if let start {
+            tree.reveal(filterNamed: start)
+            select(filterNamed: start)
+        }
+    }
+
+    /// Opens the explorer and runs it until the person quits or a signal arrives. The terminal is restored on
+    /// every exit path (errors, signals; crash signals are handled in the C shim). Returns the signal that
+    /// ended it (SIGINT, SIGTERM, SIGHUP), or 0 after `q`.
+    public static func run(_ options: ExplorerOptions) throws -> Int32 {
+        // Read the images before touching the terminal, so a missing file is a plain error message.
+        let samples = try SampleLibrary(imagePath: options.imagePath)
+        let terminal = try Terminal()
+        defer { terminal.stop() }
+        let explorer = Explorer(options: options, samples: samples, terminal: terminal)
+        defer { explorer.renderer.stop() }
+        explorer.loop()
+        explorer.saveState()
+        return terminal.pendingSignal
+    }
+
+    func loop() {
+        var dirty = true
+        var idlePolls = 0
+        while running {
+            if terminal.pendingSignal != 0 { break }
+            if let finished = renderer.takeFrame() {
+                frame = finished
+                if let error = finished.error { message = Message(text: "render failed: \(error)", isError: true) }
+                dirty = true
+            }
+            for posted in mailbox.take() {
+                message = posted
+                dirty = true
+            }
+            if animating != nil, frame?.generation ?? 0 >= lastSubmitted { advanceAnimation() }
+            if needsRender { submitPreview() }
+            if dirty {
+                draw()
+                dirty = false
+            }
+            guard let event = terminal.readEvent() else {
+                // A hung-up terminal (window closed without SIGHUP reaching us) reads nothing forever: leave.
+                idlePolls += 1
+                if idlePolls % 64 == 0, !terminal.isAttached { running = false }
+                continue
+            }
+            handle(event)
+            dirty = true
+        }
+    }
+
+    // MARK: Filters and values
+
+    var layout: ExplorerLayout {
+        ExplorerLayout(columns: terminal.cols, rows: terminal.rows, controlCount: session?.controls.count ?? 0)
+    }
+
+    func select(filterNamed name: String) {
+        guard session?.name != name, let record = tree.list.record(named: name) else { return }
+        if let existing = sessions[name] {
+            session = existing
+        } else {
+            do {
+                let made = try FilterSession(descriptor: record.descriptor, samples: samples)
+                if let saved = state.values[name] {
+                    let warnings = made.restore(saved)
+                    if !warnings.isEmpty {
+                        message = Message(text: "saved values ignored: " + warnings.joined(separator: "; "), isError: true)
+                    }
+                }
+                sessions[name] = made
+                session = made
+            } catch {
+                message = Message(text: "\(error)", isError: true)
+                session = nil
+            }
+        }
+        controlCursor = 0
+        controlScroll = 0
+        animating = nil
+        state.lastFilter = name
+        needsRender = true
+    }
+
+    var currentControl: InputControl? {
+        guard let session, session.controls.indices.contains(controlCursor) else { return nil }
+        return session.controls[controlCursor]
+    }
+
+    /// Sets a value, reporting a refused one in the status line.
+    func apply(_ value: FilterValue, to key: String) {
+        guard let session else { return }
+        do {
+            try session.set(value, forKey: key)
+            needsRender = true
+        } catch {
+            message = Message(text: "\(error)", isError: true)
+        }
+    }
+
+    func saveState() {
+        for (name, session) in sessions {
+            let values = session.persistedValues()
+            state.values[name] = values.isEmpty ? nil : values
+        }
+        do { try state.save(to: stateURL) } catch {
+            FileHandle.standardError.write(Data("cifiltertest: could not save \(stateURL.path): \(error)\n".utf8))
+        }
+    }
+
+    // MARK: Preview
+
+    /// The preview area minus nothing: the whole region right of the tree above the controls.
+    func submitPreview() {
+        needsRender = false
+        previewNote = nil
+        let layout = layout
+        guard !layout.isTooSmall, let session else { return }
+        let framing: PreviewPlanner.Framing
+        if showOriginal {
+            framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
+        } else {
+            if let reason = session.descriptor.unavailableReason {
+                previewNote = "\(session.name) is not available here: it \(reason)"
+            } else if !session.isImplemented {
+                previewNote = "\(session.name) is not implemented yet"
+            }
+            if previewNote != nil {
+                frame = nil
+                requestedGeometry = nil
+                return
+            }
+            do {
+                framing = try session.framedOutput()
+            } catch {
+                message = Message(text: "\(error)", isError: true)
+                return
+            }
+        }
+        guard !framing.rect.isEmpty, !framing.rect.isInfinite else {
+            previewNote = "the output is empty"
+            frame = nil
+            requestedGeometry = nil
+            return
+        }
+        let geometry = PreviewGeometry(imageRect: framing.rect, area: layout.preview,
+                                       maximumCells: terminal.maximumPreviewCells)
+        requestedGeometry = geometry
+        lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry))
+    }
+
+    /// The geometry the marker and mouse use: the newest requested one.
+    var geometry: PreviewGeometry? { requestedGeometry ?? frame?.geometry }
+
+    // MARK: Animation
+
+    /// Starts or stops animating the filter's time input (transitions), as CIFilterTest's play button.
+    func toggleAnimation() {
+        if animating != nil {
+            animating = nil
+            message = Message(text: "animation stopped", isError: false)
+            return
+        }
+        guard let control = session?.controls.first(where: { $0.input.type == .time }) else {
+            message = Message(text: "this filter has no time input to animate", isError: false)
+            return
+        }
+        animating = control.input.key
+        message = Message(text: "animating \(control.input.key) 0→1 (a stops)", isError: false)
+    }
+
+    /// The next animation step, taken once the previous frame is shown (so slow filters animate slower
+    /// rather than queueing frames).
+    private func advanceAnimation() {
+        guard let key = animating, let session, let input = session.descriptor.input(key) else { return }
+        let current: Double = if case .number(let n)? = session.value(forKey: key) { n } else { 0 }
+        let lower = input.minimum ?? 0, upper = input.maximum ?? 1
+        var next = current + (upper - lower) / 50
+        if next > upper { next = lower }
+        apply(.number(next), to: key)
+    }
+
+    // MARK: Export
+
+    func export(to path: String) {
+        guard let session else { return }
+        let framing: PreviewPlanner.Framing
+        do { framing = try session.framedOutput() } catch {
+            message = Message(text: "export failed: \(error)", isError: true)
+            return
+        }
+        let maskPath = session.usesMask ? ((path as NSString).deletingPathExtension + "-mask.png") : nil
+        let command = session.renderCommand(output: path, maskPath: maskPath)
+        let mask = samples.mask
+        let context = context
+        let mailbox = mailbox
+        message = Message(text: "exporting \(path)…", isError: false)
+        // Full resolution can take a while: written off the interface thread, reported through the mailbox.
+        DispatchQueue.global().async {
+            do {
+                try ImageFile.write(framing.image, to: path, rect: framing.rect, context: context)
+                if let maskPath { try ImageFile.write(mask, to: maskPath, context: context) }
+                let size = "\(Int(framing.rect.width))×\(Int(framing.rect.height))"
+                mailbox.post(Message(text: "wrote \(path) (\(size)) · \(command)", isError: false))
+            } catch {
+                mailbox.post(Message(text: "export failed: \(error)", isError: true))
+            }
+        }
+    }
+}
+
+/// Messages from background work to the interface thread.
+final class Mailbox: @unchecked Sendable {
+    private let lock = NSLock()
+    private var messages: [Explorer.Message] = []
+
+    func post(_ message: Explorer.Message) {
+        lock.lock()
+        messages.append(message)
+        lock.unlock()
+    }
+
+    func take() -> [Explorer.Message] {
+        lock.lock()
+        defer { lock.unlock() }
+        let taken = messages
+        messages = []
+        return taken
+    }
+}

@@ -1,0 +1,398 @@
+import FilterEngine
+import Foundation
+
+/// Line-drawing characters, with ASCII stand-ins when the locale is not UTF-8.
+struct Glyphs {
+    let expanded, collapsed, vertical, horizontal, filled, knob, empty, marker, otherMarker: String
+    let corners: (topLeft: String, topRight: String, bottomLeft: String, bottomRight: String)
+    let swatch, left, right: String
+
+    init(unicode: Bool) {
+        if unicode {
+            (expanded, collapsed, vertical, horizontal) = ("▾", "▸", "│", "─")
+            (filled, knob, empty, marker, otherMarker) = ("━", "●", "─", "✛", "+")
+            corners = ("┌", "┐", "└", "┘")
+            (swatch, left, right) = ("██", "◂", "▸")
+        } else {
+            (expanded, collapsed, vertical, horizontal) = ("v", ">", "|", "-")
+            (filled, knob, empty, marker, otherMarker) = ("=", "O", "-", "X", "+")
+            corners = ("+", "+", "+", "+")
+            (swatch, left, right) = ("##", "<", ">")
+        }
+    }
+}
+
+extension Explorer {
+    var glyphs: Glyphs { Glyphs(unicode: terminal.unicode) }
+
+    /// The label column and the widget area of a control row in `rect`.
+    func labelWidth(in rect: CellRect) -> Int { min(24, max(10, rect.width / 4)) }
+
+    /// Where a slider's bar is drawn in the controls rectangle (the mouse uses the same numbers).
+    func sliderBar(in rect: CellRect) -> (x: Int, width: Int) {
+        let x = rect.x + 2 + labelWidth(in: rect) + 1
+        return (x, max(6, rect.maxX - x - 18))
+    }
+
+    func draw() {
+        terminal.erase()
+        let layout = layout
+        if layout.isTooSmall {
+            drawTooSmall(layout)
+            terminal.refresh()
+            return
+        }
+        drawTitle(layout)
+        drawTree(layout)
+        for y in layout.tree.y..<layout.tree.maxY { terminal.put(y, layout.tree.maxX, glyphs.vertical, .init(.dim)) }
+        drawPreview(layout)
+        drawControls(layout)
+        drawStatus(layout)
+        if case .help = mode { drawHelp(layout) }
+        terminal.refresh()
+    }
+
+    private func drawTooSmall(_ layout: ExplorerLayout) {
+        let lines = wrap("The terminal is too small (\(layout.columns)×\(layout.rows)): the explorer needs at least "
+            + "\(ExplorerLayout.minimumColumns)×\(ExplorerLayout.minimumRows). Enlarge the window, or press q to quit.",
+            width: max(10, layout.columns - 2))
+        let top = max(0, (layout.rows - lines.count) / 2)
+        for (i, line) in lines.enumerated() {
+            terminal.put(top + i, max(0, (layout.columns - line.count) / 2), line, .init(bold: true))
+        }
+    }
+
+    private func drawTitle(_ layout: ExplorerLayout) {
+        let rect = samples.sourceRect
+        var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
+        parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
+        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
+        parts.append("colours \(terminal.colorMode.rawValue)")
+        terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
+        terminal.put(0, 1, parts.joined(separator: "  ·  "), width: layout.columns - 2,
+                     .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
+    }
+
+    private func drawTree(_ layout: ExplorerLayout) {
+        let area = layout.tree
+        tree.scrollToCursor(height: area.height)
+        let focused = focus == .filters && isNormalOrSearch
+        for i in 0..<area.height {
+            let index = tree.scroll + i
+            guard tree.rows.indices.contains(index) else { break }
+            let y = area.y + i
+            let isCursor = index == tree.cursor
+            switch tree.rows[index] {
+            case .category(let category):
+                let records = tree.showAllCategories ? category.allRecords : category.uniqueRecords
+                let text = "\(category.isExpanded ? glyphs.expanded : glyphs.collapsed) \(category.displayName) (\(records.count))"
+                if isCursor { terminal.fill(y, area.x, width: area.width, .init(reverse: focused)) }
+                terminal.put(y, area.x, text, width: area.width,
+                             .init(isCursor && focused ? nil : .category, bold: true, reverse: isCursor && focused))
+            case .filter(let record):
+                let runnable = record.isAvailable && FilterRegistry.implementation(for: record.filterName) != nil
+                let current = record.filterName == session?.name
+                var text = "  " + (current ? "• " : "  ") + record.displayName
+                var note = " " + record.filterName
+                if !record.isAvailable { note += " · unavailable" }
+                else if !runnable { note += " · not implemented yet" }
+                if record.isDuplicate { note += " · also in \(record.firstCategoryDisplayName)" }
+                if text.count >= area.width { text = String(text.prefix(area.width)) }
+                let style = Terminal.Style(runnable ? nil : .dim, bold: current, reverse: isCursor && focused,
+                                           underline: isCursor && !focused)
+                if isCursor && focused { terminal.fill(y, area.x, width: area.width, style) }
+                terminal.put(y, area.x, text, width: area.width, style)
+                if text.count + 1 < area.width {
+                    terminal.put(y, area.x + text.count, note, width: area.width - text.count,
+                                 .init(.dim, reverse: isCursor && focused))
+                }
+            }
+        }
+    }
+
+    private var isNormalOrSearch: Bool {
+        switch mode {
+        case .normal, .help: true
+        case .text(let entry): if case .search = entry.purpose { true } else { false }
+        default: false
+        }
+    }
+
+    // MARK: Preview
+
+    private func drawPreview(_ layout: ExplorerLayout) {
+        let area = layout.preview
+        if let note = previewNote {
+            drawCentered(note, in: area, .init(.dim, bold: true))
+            return
+        }
+        guard let frame, let cells = frame.cells,
+              area.contains(x: frame.geometry.cells.x, y: frame.geometry.cells.y),
+              area.contains(x: frame.geometry.cells.maxX - 1, y: frame.geometry.cells.maxY - 1) else {
+            drawCentered(frame?.error.map { "render failed: \($0)" } ?? "rendering…", in: area, .init(.dim))
+            return
+        }
+        let origin = frame.geometry.cells
+        let mode = terminal.colorMode
+        let base = Terminal.previewPairBase
+        for y in 0..<cells.height {
+            for x in 0..<cells.width {
+                let i = y * cells.width + x
+                let fg = cells.foreground[i], bg = cells.background[i]
+                let pair: Int32
+                switch mode {
+                case .truecolor, .indexed256:
+                    // One fixed pair per cell, re-pointed at this frame's colours (alloc_pair runs out).
+                    pair = base + Int32(i)
+                    terminal.setPair(pair, fg: fg, bg: bg)
+                case .indexed16, .indexed8:
+                    let n: Int32 = mode == .indexed16 ? 16 : 8
+                    pair = base + (fg < 0 ? n : min(fg, n - 1)) * (n + 1) + (bg < 0 ? n : min(bg, n - 1))
+                case .monochrome:
+                    pair = 0
+                }
+                terminal.putCell(origin.y + y, origin.x + x, cells.chars[i], pair: pair)
+            }
+        }
+        drawOverlays(geometry ?? frame.geometry)
+    }
+
+    /// Point markers (the selected point bright, others plain) and the selected rectangle's corners.
+    private func drawOverlays(_ geometry: PreviewGeometry) {
+        guard let session else { return }
+        let centre = (samples.sourceRect.midX, samples.sourceRect.midY)
+        for (index, control) in session.controls.enumerated() {
+            guard case .vector(let v)? = session.value(forKey: control.input.key), v.count >= 2 else { continue }
+            let selected = index == controlCursor
+            switch control.kind {
+            case .point(let offset):
+                let p = offset ? (centre.0 + v[0], centre.1 + v[1]) : (v[0], v[1])
+                guard let cell = geometry.cell(imageX: p.0, imageY: p.1) else { continue }
+                terminal.put(cell.y, cell.x, selected ? glyphs.marker : glyphs.otherMarker,
+                             .init(.marker, bold: true, reverse: selected && terminal.colorMode == .monochrome))
+            case .rectangle where selected && v.count == 4:
+                let corners = [(v[0], v[1] + v[3], glyphs.corners.topLeft), (v[0] + v[2], v[1] + v[3], glyphs.corners.topRight),
+                               (v[0], v[1], glyphs.corners.bottomLeft), (v[0] + v[2], v[1], glyphs.corners.bottomRight)]
+                for (px, py, glyph) in corners {
+                    // Corners on the far edges sit just inside the last cell.
+                    let x = min(px, geometry.imageRect.maxX - 0.01), y = max(py, geometry.imageRect.minY + 0.01)
+                    if let cell = geometry.cell(imageX: x, imageY: min(y, geometry.imageRect.maxY - 0.01)) {
+                        terminal.put(cell.y, cell.x, glyph, .init(.marker, bold: true))
+                    }
+                }
+            default: break
+            }
+        }
+    }
+
+    private func drawCentered(_ text: String, in area: CellRect, _ style: Terminal.Style) {
+        let lines = wrap(text, width: max(8, area.width - 4))
+        let top = area.y + max(0, (area.height - lines.count) / 2)
+        for (i, line) in lines.enumerated() where top + i < area.maxY {
+            terminal.put(top + i, area.x + max(0, (area.width - line.count) / 2), line, width: area.width, style)
+        }
+    }
+
+    // MARK: Controls
+
+    private func drawControls(_ layout: ExplorerLayout) {
+        let header = layout.controlsHeader
+        let focused = focus == .controls
+        terminal.put(header.y, header.x, String(repeating: glyphs.horizontal, count: header.width), .init(.dim))
+        guard let session else { return }
+        let title = " Inputs: \(session.descriptor.displayName) (\(session.name)) "
+        terminal.put(header.y, header.x + 1, title, width: header.width - 2,
+                     .init(focused ? .accent : nil, bold: true, reverse: focused && terminal.colorMode == .monochrome))
+        let area = layout.controls
+        if session.controls.isEmpty {
+            terminal.put(area.y, area.x + 2, "(this filter has no inputs)", width: area.width - 2, .init(.dim))
+            return
+        }
+        if controlCursor < controlScroll { controlScroll = controlCursor }
+        if controlCursor >= controlScroll + area.height { controlScroll = controlCursor - area.height + 1 }
+        controlScroll = max(0, min(controlScroll, session.controls.count - area.height))
+        let label = labelWidth(in: area)
+        for row in 0..<area.height {
+            let index = controlScroll + row
+            guard session.controls.indices.contains(index) else { break }
+            let control = session.controls[index]
+            let y = area.y + row
+            let selected = index == controlCursor
+            let edited = session.edited.contains(control.input.key)
+            terminal.put(y, area.x, selected ? (focused ? glyphs.collapsed : "›") : " ", .init(.accent, bold: true))
+            terminal.put(y, area.x + 2, String(control.input.displayName.prefix(label)), width: label,
+                         .init(selected && focused ? .accent : nil, bold: edited || selected, reverse: selected && focused))
+            drawWidget(control, index: index, y: y, area: area, selected: selected)
+        }
+        if session.controls.count > area.height {
+            let more = "\(controlScroll + 1)–\(min(session.controls.count, controlScroll + area.height)) of \(session.controls.count)"
+            terminal.put(header.y, header.maxX - more.count - 2, more, .init(.dim))
+        }
+    }
+
+    private func drawWidget(_ control: InputControl, index: Int, y: Int, area: CellRect, selected: Bool) {
+        guard let session else { return }
+        let key = control.input.key
+        let value = session.value(forKey: key)
+        let bar = sliderBar(in: area)
+        let x = bar.x
+        let width = area.maxX - x
+        var text = ControlDisplay.text(value, kind: control.kind)
+        switch control.kind {
+        case .slider(let spec):
+            guard case .number(let n)? = value else { break }
+            let knob = ControlDisplay.knobColumn(fraction: spec.fraction(of: n), width: bar.width)
+            terminal.put(y, x, String(repeating: glyphs.filled, count: knob), .init(.sliderFill, bold: true))
+            terminal.put(y, x + knob, glyphs.knob, .init(.sliderFill, bold: true))
+            terminal.put(y, x + knob + 1, String(repeating: glyphs.empty, count: max(0, bar.width - knob - 1)), .init(.dim))
+            terminal.put(y, x + bar.width + 1, text, width: area.maxX - x - bar.width - 1, .init(bold: selected))
+            return
+        case .color:
+            guard case .color(let c)? = value else { break }
+            var column = x
+            if terminal.colorMode != .monochrome {
+                let pair = Int32(16 + index % 16)
+                terminal.setPair(pair, fg: -1, bg: TerminalPalette.index(red: c.red, green: c.green, blue: c.blue,
+                                                                        mode: terminal.colorMode))
+                terminal.putCell(y, column, 32, pair: pair)
+                terminal.putCell(y, column + 1, 32, pair: pair)
+                column += 3
+            }
+            terminal.put(y, column, ColorStepper.hex(c), .init(bold: selected))
+            column += 11
+            let active: Int? = if case .color(let k, let component, _) = mode, k == key { component } else { nil }
+            for (i, name) in ColorStepper.componentNames.enumerated() where column < area.maxX {
+                let part = "\(name) \(String(format: "%.2f", c.components[i]))"
+                terminal.put(y, column, part, width: area.maxX - column, .init(active == i ? .accent : nil, bold: active == i,
+                                                                            reverse: active == i))
+                column += part.count + 1
+            }
+            return
+        case .point(let offset):
+            if offset { text += "  (offset from the centre)" }
+            if case .point(let k, _) = mode, k == key { text += "  ← ↑ → ↓ to move" }
+        case .rectangle:
+            if case .rectangle(let k, let resize, _) = mode, k == key { text += resize ? "  [resizing: c to move]" : "  [moving: c to resize]" }
+        case .image:
+            let choice = session.imageChoices[key]
+            text = "\(glyphs.left) \(choice.map(samples.label) ?? "(none)") \(glyphs.right)"
+        case .transform:
+            if case .transform(let k, let handle, _) = mode, k == key {
+                var column = x
+                terminal.put(y, column, text, width: width)
+                column += text.count + 2
+                for h in TransformHandle.allCases where column < area.maxX {
+                    terminal.put(y, column, h.label, width: area.maxX - column, .init(h == handle ? .accent : nil,
+                                                                                      bold: h == handle, reverse: h == handle))
+                    column += h.label.count + 1
+                }
+                return
+            }
+        case .readOnly(let reason):
+            terminal.put(y, x, "\(text)  (read-only: \(reason))", width: width, .init(.dim))
+            return
+        default:
+            break
+        }
+        terminal.put(y, x, text, width: width, .init(bold: selected))
+    }
+
+    // MARK: Status line and overlays
+
+    private func drawStatus(_ layout: ExplorerLayout) {
+        let y = layout.status.y
+        let width = layout.columns
+        terminal.fill(y, 0, width: width, .init(reverse: true))
+        if case .text(let entry) = mode {
+            let prompt = entry.prompt
+            terminal.put(y, 0, prompt, .init(.accent, bold: true, reverse: true))
+            let visible = entry.field.visible(width: max(2, width - prompt.count - 1))
+            terminal.put(y, prompt.count, visible.text, .init(reverse: true))
+            let cursorX = prompt.count + visible.cursorColumn
+            let under = visible.cursorColumn < visible.text.count
+                ? String(Array(visible.text)[visible.cursorColumn]) : " "
+            terminal.put(y, cursorX, under, .init())
+            if let message { drawMessage(message, above: y, width: width) }
+            return
+        }
+        if let message {
+            drawMessage(message, above: y + 1, width: width)
+            return
+        }
+        terminal.put(y, 0, statusText(), width: width, .init(reverse: true))
+    }
+
+    /// The status line's usual text: filter, the input being edited and its value, render time, help hint.
+    func statusText() -> String {
+        guard let session else { return " no filter · ? help" }
+        var parts = [" " + session.name]
+        if let control = currentControl {
+            let value = control.input.isImage
+                ? session.imageChoices[control.input.key].map(samples.label) ?? "(none)"
+                : ControlDisplay.text(session.value(forKey: control.input.key), kind: control.kind)
+            parts.append("\(control.input.key) = \(value)")
+        }
+        if let frame, frame.error == nil, previewNote == nil {
+            parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs))
+        }
+        parts.append("? help")
+        switch mode {
+        case .point: parts.append("point: arrows move (Shift/HJKL ×10), click places, Enter done, Esc cancel")
+        case .color: parts.append("colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel")
+        case .rectangle: parts.append("rectangle: arrows move, c move/resize, Enter done, Esc cancel")
+        case .transform: parts.append("transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel")
+        default: break
+        }
+        return parts.joined(separator: " · ")
+    }
+
+    /// A message over the status line, wrapped upwards over as many rows as it needs (at most four).
+    private func drawMessage(_ message: Message, above bottom: Int, width: Int) {
+        let lines = wrap(" " + message.text, width: max(10, width - 1)).suffix(4)
+        for (i, line) in lines.enumerated() {
+            let y = bottom - lines.count + i
+            terminal.fill(y, 0, width: width, .init(reverse: true))
+            terminal.put(y, 0, line, width: width, .init(message.isError ? .error : nil, bold: message.isError,
+                                                         reverse: true))
+        }
+    }
+
+    private func drawHelp(_ layout: ExplorerLayout) {
+        let width = min(layout.columns - 4, 86)
+        let height = min(layout.rows - 2, Self.keyHelp.count + 4)
+        let x = (layout.columns - width) / 2, y = max(1, (layout.rows - height) / 2)
+        terminal.fill(y, x, width: width, height: height, .init(reverse: true))
+        terminal.put(y, x + 2, "Keys (any key closes)", width: width - 4, .init(bold: true, reverse: true))
+        let keyWidth = min(32, Self.keyHelp.map { $0.0.count }.max() ?? 10)
+        for (i, (keys, meaning)) in Self.keyHelp.enumerated() {
+            let row = y + 2 + i
+            guard row < y + height - 1 else {
+                terminal.put(y + height - 1, x + 2, "… (enlarge the terminal to see every key)", width: width - 4,
+                             .init(reverse: true))
+                break
+            }
+            terminal.put(row, x + 2, keys, width: keyWidth, .init(bold: true, reverse: true))
+            terminal.put(row, x + 3 + keyWidth, meaning, width: width - keyWidth - 5, .init(reverse: true))
+        }
+    }
+}
+
+/// Splits text into lines of at most `width` characters, at spaces where possible.
+func wrap(_ text: String, width: Int) -> [String] {
+    guard width > 0 else { return [] }
+    var lines: [String] = []
+    var line = ""
+    for word in text.split(separator: " ", omittingEmptySubsequences: false) {
+        var word = String(word)
+        while word.count > width {
+            if !line.isEmpty { lines.append(line); line = "" }
+            lines.append(String(word.prefix(width)))
+            word = String(word.dropFirst(width))
+        }
+        if line.isEmpty { line = word }
+        else if line.count + 1 + word.count <= width { line += " " + word }
+        else { lines.append(line); line = word }
+    }
+    if !line.isEmpty || lines.isEmpty { lines.append(line) }
+    return lines
+}

@@ -1,0 +1,416 @@
+import FilterEngine
+import Foundation
+
+/// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together.
+extension Explorer {
+    static let keyHelp: [(String, String)] = [
+        ("q", "quit (state is saved)"),
+        ("Tab / Shift-Tab", "switch between the filter list and the inputs"),
+        ("↑ ↓  j k", "move in the list / choose an input"),
+        ("PgUp PgDn  g G", "page / top / bottom of the filter list"),
+        ("Enter  Space  → l", "filter list: open or close a category"),
+        ("← h", "filter list: close the category / go to it"),
+        ("d", "show each filter under every category it belongs to"),
+        ("/  n  N", "search filter names; next / previous match"),
+        ("← →  h l", "inputs: step a slider or choice (fine)"),
+        ("Shift-← →  H L  [ ]  PgUp PgDn", "inputs: coarse step"),
+        ("Enter", "inputs: type a value, or edit a colour, point, rectangle or transform"),
+        ("=", "inputs: type any value as text"),
+        ("Space", "inputs: flip a toggle"),
+        ("r  R", "reset the input / all inputs of the filter"),
+        ("point editor", "arrows move (Shift or HJKL ×10), click the preview to place"),
+        ("colour editor", "↑↓ component, ←→ step, # hex entry"),
+        ("rectangle editor", "arrows move, c switches move/resize"),
+        ("transform editor", "↑↓ rotate/scale/move, ←→ step"),
+        ("Esc", "cancel an edit or a search"),
+        ("b", "before / after: show the source image"),
+        ("a", "animate the time input 0→1, looping (transitions); a again stops"),
+        ("e", "export the output at full resolution (shows the render command)"),
+        ("m", "mouse on / off (click to select, wheel to scroll, click sliders)"),
+        ("Ctrl-L", "redraw the screen"),
+        ("?", "this help"),
+    ]
+
+    func handle(_ event: InputEvent) {
+        switch event {
+        case .resize:
+            needsRender = true
+            terminal.clearAll()
+        case .mouse(let mouse):
+            handleMouse(mouse)
+        case .key(let key):
+            if case .text = mode {} else { message = nil }
+            handleKey(key)
+        }
+    }
+
+    private func handleKey(_ key: Key) {
+        switch mode {
+        case .help:
+            mode = .normal
+        case .text(var entry):
+            let outcome = entry.field.handle(key)
+            mode = .text(entry)
+            textEntryChanged(entry, outcome: outcome)
+        case .point(let key0, let original):
+            modalPoint(key, inputKey: key0, original: original)
+        case .color(let key0, let component, let original):
+            modalColor(key, inputKey: key0, component: component, original: original)
+        case .rectangle(let key0, let resize, let original):
+            modalRectangle(key, inputKey: key0, resize: resize, original: original)
+        case .transform(let key0, let handle, let original):
+            modalTransform(key, inputKey: key0, handle: handle, original: original)
+        case .normal:
+            if !globalKey(key) {
+                if focus == .filters { filtersKey(key) } else { controlsKey(key) }
+            }
+        }
+    }
+
+    /// Keys that do the same in both panes; returns false when the key is not one of them.
+    private func globalKey(_ key: Key) -> Bool {
+        switch key {
+        case .char("q"), .char("Q"): running = false
+        case .char("?"), .function(1): mode = .help
+        case .tab, .backTab: focus = focus == .filters ? .controls : .filters
+        case .char("/"):
+            mode = .text(TextEntry(purpose: .search(cursor: tree.cursor, filter: session?.name), prompt: "/",
+                                   field: TextField()))
+        case .char("n"), .char("N"):
+            guard !lastQuery.isEmpty else {
+                message = Message(text: "no search yet: press / to search", isError: false)
+                return true
+            }
+            jump(to: tree.nextMatch(lastQuery, forward: key == .char("n")), query: lastQuery)
+        case .char("b"):
+            showOriginal.toggle()
+            needsRender = true
+        case .char("a"):
+            toggleAnimation()
+        case .char("m"):
+            terminal.setMouse(!terminal.mouseEnabled)
+            message = Message(text: terminal.mouseEnabled ? "mouse on" : "mouse off (the terminal selects text again)",
+                              isError: false)
+        case .char("e"):
+            guard let session else { return true }
+            let path = FileManager.default.currentDirectoryPath + "/\(session.name)-export.png"
+            mode = .text(TextEntry(purpose: .export, prompt: "export to: ", field: TextField(path)))
+        case .ctrl("l"):
+            terminal.clearAll()
+        case .char("d"):
+            tree.showAllCategories.toggle()
+            message = Message(text: tree.showAllCategories ? "every category membership shown" : "each filter once",
+                              isError: false)
+        case .char("R"):
+            session?.resetAll()
+            needsRender = true
+            message = Message(text: "all inputs reset", isError: false)
+        case .char("r"):
+            guard let control = currentControl else { return true }
+            session?.reset(control.input.key)
+            needsRender = true
+            message = Message(text: "\(control.input.key) reset", isError: false)
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func filtersKey(_ key: Key) {
+        let page = max(1, layout.tree.height - 1)
+        switch key {
+        case .up, .char("k"): tree.moveCursor(by: -1)
+        case .down, .char("j"): tree.moveCursor(by: 1)
+        case .pageUp: tree.moveCursor(by: -page)
+        case .pageDown: tree.moveCursor(by: page)
+        case .home, .char("g"): tree.moveCursor(to: 0)
+        case .end, .char("G"): tree.moveCursor(to: tree.rows.count - 1)
+        case .enter, .char(" "), .right, .char("l"):
+            if case .category? = tree.currentRow { tree.toggle() }
+            else if key == .enter || key == .right || key == .char("l") { focus = .controls }
+        case .left, .char("h"):
+            if case .category? = tree.currentRow { tree.setExpanded(false) } else { tree.moveToParent() }
+        default: return
+        }
+        if let record = tree.currentFilter { select(filterNamed: record.filterName) }
+    }
+
+    private func controlsKey(_ key: Key) {
+        guard let session, let control = currentControl else { return }
+        let count = session.controls.count
+        switch key {
+        case .up, .char("k"): controlCursor = max(0, controlCursor - 1)
+        case .down, .char("j"): controlCursor = min(count - 1, controlCursor + 1)
+        case .home, .char("g"): controlCursor = 0
+        case .end, .char("G"): controlCursor = count - 1
+        case .left, .char("h"): step(control, by: -1, coarse: false)
+        case .right, .char("l"): step(control, by: 1, coarse: false)
+        case .shiftLeft, .char("H"), .char("["), .pageDown: step(control, by: -1, coarse: true)
+        case .shiftRight, .char("L"), .char("]"), .pageUp: step(control, by: 1, coarse: true)
+        case .char(" "):
+            if case .toggle = control.kind { step(control, by: 1, coarse: false) }
+        case .char("="): beginTextEntry(control)
+        case .enter: beginEdit(control)
+        default: break
+        }
+    }
+
+    /// One step of a control in the list: sliders move, toggles flip, image choosers cycle.
+    func step(_ control: InputControl, by steps: Int, coarse: Bool) {
+        guard let session else { return }
+        let key = control.input.key
+        let value = session.value(forKey: key)
+        switch (control.kind, value) {
+        case (.slider(let spec), .number(let n)?):
+            apply(.number(spec.stepped(n, by: steps, coarse: coarse)), to: key)
+        case (.toggle, .number(let n)?):
+            apply(.number(n != 0 ? 0 : 1), to: key)
+        case (.image, _):
+            let choices = samples.choices
+            let current = session.imageChoices[key].flatMap { choices.firstIndex(of: $0) } ?? -1
+            let next = choices[((current + steps) % choices.count + choices.count) % choices.count]
+            do {
+                try session.setImage(next, forKey: key)
+                needsRender = true
+            } catch { message = Message(text: "\(error)", isError: true) }
+        case (.readOnly(let reason), _):
+            message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
+        default:
+            message = Message(text: "press Enter to edit \(control.input.displayName)", isError: false)
+        }
+    }
+
+    func beginEdit(_ control: InputControl) {
+        let key = control.input.key
+        let value = session?.value(forKey: key)
+        switch control.kind {
+        case .toggle: step(control, by: 1, coarse: false)
+        case .point: mode = .point(key: key, original: value)
+        case .color: mode = .color(key: key, component: 0, original: value)
+        case .rectangle: mode = .rectangle(key: key, resize: false, original: value)
+        case .transform: mode = .transform(key: key, handle: .rotate, original: value)
+        case .readOnly(let reason): message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
+        default: beginTextEntry(control)
+        }
+    }
+
+    func beginTextEntry(_ control: InputControl, initial: String? = nil) {
+        guard let session else { return }
+        let key = control.input.key
+        if case .readOnly(let reason) = control.kind {
+            message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
+            return
+        }
+        let text: String
+        if let initial {
+            text = initial
+        } else if control.input.isImage {
+            text = session.imageChoices[key].flatMap(samples.path) ?? ""
+        } else {
+            text = session.value(forKey: key).map(ValueParser.format) ?? ""
+        }
+        let prompt = control.input.isImage ? "\(key) file: " : "\(key) = "
+        mode = .text(TextEntry(purpose: .value(key: key), prompt: prompt, field: TextField(text)))
+    }
+
+    private func textEntryChanged(_ entry: TextEntry, outcome: TextField.Outcome) {
+        switch (entry.purpose, outcome) {
+        case (.search(let cursor, let filter), .cancel):
+            mode = .normal
+            tree.moveCursor(to: cursor)
+            if let filter { tree.reveal(filterNamed: filter); select(filterNamed: filter) }
+        case (.search, .submit):
+            // The found filter is in the list: continue there (n/N, arrows), as after any jump in a list.
+            mode = .normal
+            focus = .filters
+            lastQuery = entry.field.text
+        case (.search(let cursor, _), .editing):
+            // Incremental: the first match from where the search started.
+            let saved = tree.cursor
+            tree.moveCursor(to: cursor)
+            if let name = tree.nextMatch(entry.field.text, forward: true, includingCurrent: true) {
+                jump(to: name, query: entry.field.text)
+            } else {
+                tree.moveCursor(to: saved)
+            }
+        case (_, .cancel):
+            mode = .normal
+        case (.value(let key), .submit):
+            guard let session else { mode = .normal; return }
+            do {
+                try session.setText(entry.field.text, forKey: key)
+                needsRender = true
+                mode = .normal
+            } catch {
+                message = Message(text: "\(error)", isError: true)
+            }
+        case (.export, .submit):
+            mode = .normal
+            export(to: entry.field.text.trimmingCharacters(in: .whitespaces))
+        default:
+            break
+        }
+    }
+
+    private func jump(to name: String?, query: String) {
+        guard let name else {
+            message = Message(text: "no filter matches \"\(query)\"", isError: true)
+            return
+        }
+        tree.reveal(filterNamed: name)
+        select(filterNamed: name)
+    }
+
+    // MARK: Modal editors
+
+    /// Esc restores the value from before the editor opened; Enter keeps the new one.
+    private func finishModal(_ key: Key, inputKey: String, original: FilterValue?) -> Bool {
+        switch key {
+        case .enter:
+            mode = .normal
+        case .escape:
+            if let original { apply(original, to: inputKey) }
+            mode = .normal
+        default:
+            return false
+        }
+        return true
+    }
+
+    private func arrow(_ key: Key) -> (dx: Int, dy: Int, coarse: Bool)? {
+        switch key {
+        case .left, .char("h"): (-1, 0, false)
+        case .right, .char("l"): (1, 0, false)
+        case .up, .char("k"): (0, 1, false)
+        case .down, .char("j"): (0, -1, false)
+        case .shiftLeft, .char("H"): (-1, 0, true)
+        case .shiftRight, .char("L"): (1, 0, true)
+        case .shiftUp, .char("K"), .pageUp: (0, 1, true)
+        case .shiftDown, .char("J"), .pageDown: (0, -1, true)
+        default: nil
+        }
+    }
+
+    private func modalPoint(_ key: Key, inputKey: String, original: FilterValue?) {
+        if finishModal(key, inputKey: inputKey, original: original) { return }
+        if key == .char("="), let control = currentControl { beginTextEntry(control); return }
+        guard let (dx, dy, coarse) = arrow(key), case .vector(let v)? = session?.value(forKey: inputKey) else { return }
+        apply(.vector(GeometryStepper.moved(v, dx: dx, dy: dy, coarse: coarse, bounds: samples.sourceRect)), to: inputKey)
+    }
+
+    private func modalColor(_ key: Key, inputKey: String, component: Int, original: FilterValue?) {
+        if finishModal(key, inputKey: inputKey, original: original) { return }
+        guard case .color(let color)? = session?.value(forKey: inputKey) else { return }
+        switch key {
+        case .up, .char("k"), .backTab: mode = .color(key: inputKey, component: (component + 3) % 4, original: original)
+        case .down, .char("j"), .tab: mode = .color(key: inputKey, component: (component + 1) % 4, original: original)
+        case .left, .char("h"): apply(.color(ColorStepper.stepped(color, component: component, by: -1, coarse: false)), to: inputKey)
+        case .right, .char("l"): apply(.color(ColorStepper.stepped(color, component: component, by: 1, coarse: false)), to: inputKey)
+        case .shiftLeft, .char("H"), .char("["), .pageDown:
+            apply(.color(ColorStepper.stepped(color, component: component, by: -1, coarse: true)), to: inputKey)
+        case .shiftRight, .char("L"), .char("]"), .pageUp:
+            apply(.color(ColorStepper.stepped(color, component: component, by: 1, coarse: true)), to: inputKey)
+        case .char("#"):
+            if let control = currentControl { beginTextEntry(control, initial: ColorStepper.hex(color)) }
+        case .char("="):
+            if let control = currentControl { beginTextEntry(control) }
+        default: break
+        }
+    }
+
+    private func modalRectangle(_ key: Key, inputKey: String, resize: Bool, original: FilterValue?) {
+        if finishModal(key, inputKey: inputKey, original: original) { return }
+        if key == .char("c") || key == .tab {
+            mode = .rectangle(key: inputKey, resize: !resize, original: original)
+            return
+        }
+        if key == .char("="), let control = currentControl { beginTextEntry(control); return }
+        guard let (dx, dy, coarse) = arrow(key), case .vector(let v)? = session?.value(forKey: inputKey) else { return }
+        apply(.vector(GeometryStepper.rectangle(v, dx: dx, dy: dy, coarse: coarse, resize: resize,
+                                                bounds: samples.sourceRect)), to: inputKey)
+    }
+
+    private func modalTransform(_ key: Key, inputKey: String, handle: TransformHandle, original: FilterValue?) {
+        if finishModal(key, inputKey: inputKey, original: original) { return }
+        let handles = TransformHandle.allCases
+        guard case .transform(let t)? = session?.value(forKey: inputKey) else { return }
+        switch key {
+        case .up, .char("k"), .backTab:
+            mode = .transform(key: inputKey, handle: handles[(handle.rawValue + 3) % 4], original: original)
+        case .down, .char("j"), .tab:
+            mode = .transform(key: inputKey, handle: handles[(handle.rawValue + 1) % 4], original: original)
+        case .left, .char("h"): apply(.transform(handle.applied(to: t, steps: -1, coarse: false)), to: inputKey)
+        case .right, .char("l"): apply(.transform(handle.applied(to: t, steps: 1, coarse: false)), to: inputKey)
+        case .shiftLeft, .char("H"), .char("["): apply(.transform(handle.applied(to: t, steps: -1, coarse: true)), to: inputKey)
+        case .shiftRight, .char("L"), .char("]"): apply(.transform(handle.applied(to: t, steps: 1, coarse: true)), to: inputKey)
+        case .char("="): if let control = currentControl { beginTextEntry(control) }
+        default: break
+        }
+    }
+
+    // MARK: Mouse
+
+    private func handleMouse(_ mouse: MouseEvent) {
+        let layout = layout
+        guard !layout.isTooSmall else { return }
+        if mouse.action == .release {
+            draggingSlider = nil
+            return
+        }
+        if case .help = mode { mode = .normal; return }
+        if case .text = mode { return }
+        let (x, y) = (mouse.x, mouse.y)
+        if layout.tree.contains(x: x, y: y) {
+            switch mouse.action {
+            case .wheelUp: tree.moveCursor(by: -3)
+            case .wheelDown: tree.moveCursor(by: 3)
+            case .press, .click:
+                focus = .filters
+                let row = tree.scroll + (y - layout.tree.y)
+                guard tree.rows.indices.contains(row) else { return }
+                tree.moveCursor(to: row)
+                if case .category? = tree.currentRow { tree.toggle() }
+            default: return
+            }
+            if let record = tree.currentFilter { select(filterNamed: record.filterName) }
+        } else if layout.controls.contains(x: x, y: y) || draggingSlider != nil {
+            guard let session else { return }
+            switch mouse.action {
+            case .wheelUp: controlCursor = max(0, controlCursor - 1)
+            case .wheelDown: controlCursor = min(session.controls.count - 1, controlCursor + 1)
+            case .press, .click, .drag:
+                let row = draggingSlider ?? (controlScroll + (y - layout.controls.y))
+                guard session.controls.indices.contains(row) else { return }
+                focus = .controls
+                if case .normal = mode {} else if row != controlCursor { mode = .normal }
+                controlCursor = row
+                let control = session.controls[row]
+                let bar = sliderBar(in: layout.controls)
+                if case .slider(let spec) = control.kind, x >= bar.x, x < bar.x + bar.width || draggingSlider != nil {
+                    let fraction = ControlDisplay.fraction(column: x - bar.x, width: bar.width)
+                    apply(.number(spec.value(atFraction: fraction)), to: control.input.key)
+                    draggingSlider = row
+                } else if mouse.action != .drag, x >= bar.x {
+                    if case .toggle = control.kind { step(control, by: 1, coarse: false) }
+                    if case .image = control.kind { step(control, by: x < bar.x + 2 ? -1 : 1, coarse: false) }
+                }
+            default: return
+            }
+        } else if layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .drag,
+                  let geometry, let control = currentControl {
+            let point = geometry.imagePoint(cellX: x, cellY: y)
+            let key = control.input.key
+            switch control.kind {
+            case .point(let offset):
+                let centre = (samples.sourceRect.midX, samples.sourceRect.midY)
+                let v = offset ? [point.x - centre.0, point.y - centre.1] : [point.x, point.y]
+                apply(.vector(v.map { $0.rounded() }), to: key)
+            case .rectangle:
+                guard case .vector(let r)? = session?.value(forKey: key), r.count == 4 else { return }
+                apply(.vector([point.x.rounded(), point.y.rounded(), r[2], r[3]]), to: key)
+            default:
+                message = Message(text: "choose a point input to place it with the mouse", isError: false)
+            }
+        }
+    }
+}

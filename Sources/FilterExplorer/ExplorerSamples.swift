@@ -1,0 +1,180 @@
+import FilterEngine
+import Foundation
+
+/// Which image an image input shows. Persisted by `persisted` (a short string) in the state file.
+public enum ImageChoice: Equatable, Sendable {
+    /// The image the explorer was opened on.
+    case source
+    /// A second sample, for targets and backgrounds.
+    case second
+    /// A generated mask: white in the middle fading to black at the edges.
+    case mask
+    /// Another bundled sample, by file name.
+    case sample(String)
+    /// Any file.
+    case file(String)
+
+    public var persisted: String {
+        switch self {
+        case .source: "source"
+        case .second: "second"
+        case .mask: "mask"
+        case .sample(let name): "sample:" + name
+        case .file(let path): "file:" + path
+        }
+    }
+
+    public init?(persisted text: String) {
+        switch text {
+        case "source": self = .source
+        case "second": self = .second
+        case "mask": self = .mask
+        default:
+            if text.hasPrefix("sample:") { self = .sample(String(text.dropFirst(7))) }
+            else if text.hasPrefix("file:") { self = .file(String(text.dropFirst(5))) }
+            else { return nil }
+        }
+    }
+}
+
+/// The explorer's images: the source, a second sample, a generated mask and the other bundled samples.
+public final class SampleLibrary {
+    /// The directory of bundled samples, if one was found.
+    public let directory: String?
+    public let sourcePath: String
+    public let source: Image
+    public let secondPath: String
+    public let second: Image
+    /// The same size as the source, so masked filters line up.
+    public let mask: Image
+    private var cache: [String: Image] = [:]
+
+    public static let defaultSource = "astronaut.png"
+    static let secondCandidates = ["coffee.png", "chelsea.png", "astronaut.png"]
+
+    /// Opens `imagePath` (or the bundled default sample) and the second sample. Errors name what is missing.
+    public init(imagePath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+        directory = Self.findSampleDirectory(environment: environment)
+        if let imagePath {
+            sourcePath = imagePath
+        } else if let directory {
+            sourcePath = (directory as NSString).appendingPathComponent(Self.defaultSource)
+        } else {
+            throw FilterExplorerError("""
+                no image given and the bundled SampleImages directory was not found \
+                (looked beside the executable, in the current directory and its parents, and in $CIFILTERTEST_SAMPLES); \
+                pass an image: cifiltertest explore IMAGE
+                """)
+        }
+        source = try ImageFile.read(sourcePath)
+        guard !source.extent.isEmpty else { throw FilterExplorerError("\(sourcePath): the image is empty") }
+        // The second sample is a bundled one different from the source; without samples, the source again.
+        let sourceName = (sourcePath as NSString).lastPathComponent
+        if let directory,
+           let name = Self.secondCandidates.first(where: {
+               $0 != sourceName && FileManager.default.fileExists(atPath: (directory as NSString).appendingPathComponent($0))
+           }) {
+            secondPath = (directory as NSString).appendingPathComponent(name)
+            second = try ImageFile.read(secondPath)
+        } else {
+            (secondPath, second) = (sourcePath, source)
+        }
+        mask = Self.makeMask(for: source.extent)
+        cache[sourcePath] = source
+        cache[secondPath] = second
+    }
+
+    public var sourceRect: Rect { source.extent }
+    public var sourceName: String { (sourcePath as NSString).lastPathComponent }
+
+    /// The bundled samples, by file name.
+    public var sampleNames: [String] {
+        guard let directory, let names = try? FileManager.default.contentsOfDirectory(atPath: directory) else { return [] }
+        return names.filter { ImageFile.Format(path: $0) != nil }.sorted()
+    }
+
+    /// What the image chooser cycles through.
+    public var choices: [ImageChoice] {
+        let used = Set([sourceName, (secondPath as NSString).lastPathComponent])
+        return [.source, .second, .mask] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
+    }
+
+    public func label(_ choice: ImageChoice) -> String {
+        switch choice {
+        case .source: "source (\(sourceName))"
+        case .second: "second (\((secondPath as NSString).lastPathComponent))"
+        case .mask: "mask (radial)"
+        case .sample(let name): name
+        case .file(let path): path
+        }
+    }
+
+    /// The path a choice reads, for command lines (the mask has none).
+    public func path(_ choice: ImageChoice) -> String? {
+        switch choice {
+        case .source: sourcePath
+        case .second: secondPath
+        case .mask: nil
+        case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }
+        case .file(let path): path
+        }
+    }
+
+    public func image(_ choice: ImageChoice) throws -> Image {
+        switch choice {
+        case .source: return source
+        case .second: return second
+        case .mask: return mask
+        case .sample, .file:
+            guard let path = path(choice) else { throw FilterExplorerError("no sample directory for \(choice.persisted)") }
+            if let image = cache[path] { return image }
+            let image = try ImageFile.read(path)
+            cache[path] = image
+            return image
+        }
+    }
+
+    /// A smooth radial mask: white (opaque) at the centre to black at the corners, in the working space.
+    static func makeMask(for extent: Rect) -> Image {
+        let rect = PixelRect(covering: extent)
+        let buffer = PixelBuffer(rect: rect)
+        let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
+        let radius = Double(min(rect.width, rect.height)) / 2
+        for y in rect.y..<rect.maxY {
+            let row = buffer.row(y)
+            for x in 0..<rect.width {
+                let dx = (Double(rect.x + x) + 0.5 - cx) / radius, dy = (Double(y) + 0.5 - cy) / radius
+                let d = min(1, max(0, (sqrt(dx * dx + dy * dy) - 0.3) / 0.7))
+                let v = Float(1 - d * d * (3 - 2 * d))  // smoothstep falloff
+                row[x] = Pixel(v, v, v, 1)
+            }
+        }
+        return Image(buffer: buffer)
+    }
+
+    /// Where the bundled SampleImages directory is: `$CIFILTERTEST_SAMPLES`, then the executable's directory and
+    /// its parents (a build directory inside the repository), then the current directory and its parents.
+    static func findSampleDirectory(environment: [String: String]) -> String? {
+        if let explicit = environment["CIFILTERTEST_SAMPLES"], !explicit.isEmpty {
+            return FileManager.default.fileExists(atPath: explicit) ? explicit : nil
+        }
+        var starts: [String] = []
+        let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
+            ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        starts.append((executable as NSString).deletingLastPathComponent)
+        starts.append(FileManager.default.currentDirectoryPath)
+        for start in starts {
+            var directory = URL(fileURLWithPath: start).standardizedFileURL
+            while true {
+                let candidate = directory.appendingPathComponent("SampleImages")
+                if FileManager.default.fileExists(atPath: candidate.appendingPathComponent(defaultSource).path) {
+                    return candidate.path
+                }
+                let parent = directory.deletingLastPathComponent()
+                if parent.path == directory.path { break }
+                directory = parent
+            }
+        }
+        return nil
+    }
+}

@@ -1,0 +1,164 @@
+import FilterEngine
+import Foundation
+
+/// The left pane: categories from `FiltersList`, each collapsible, with a cursor and a scroll position.
+/// Without `showAllCategories` each filter appears once (in its first category); with it, under every category.
+public final class FilterTree {
+    public enum Row: Equatable {
+        case category(FilterCategoryInfo)
+        case filter(FilterRecord)
+
+        public static func == (a: Row, b: Row) -> Bool {
+            switch (a, b) {
+            case (.category(let x), .category(let y)): x === y
+            case (.filter(let x), .filter(let y)): x === y
+            default: false
+            }
+        }
+    }
+
+    public let list: FiltersList
+    public private(set) var rows: [Row] = []
+    public private(set) var cursor = 0
+    public var scroll = 0
+    /// Set by `reveal`: a jump (search, start-up) centres the filter rather than leaving it on the edge.
+    private var centreNextScroll = false
+    public var showAllCategories = false {
+        didSet { rebuildKeepingCursor() }
+    }
+
+    public init(list: FiltersList) {
+        self.list = list
+        rebuild()
+    }
+
+    private func rebuild() {
+        rows = []
+        for category in list.categories(includeHidden: showAllCategories) {
+            rows.append(.category(category))
+            if category.isExpanded {
+                rows += (showAllCategories ? category.allRecords : category.uniqueRecords).map(Row.filter)
+            }
+        }
+        cursor = min(cursor, max(0, rows.count - 1))
+    }
+
+    /// Rebuilds after a change, keeping the cursor on the same filter (or category) when it is still shown.
+    private func rebuildKeepingCursor() {
+        let current = rows.indices.contains(cursor) ? rows[cursor] : nil
+        rebuild()
+        if case .filter(let record)? = current, let i = index(ofFilter: record.filterName, preferring: record.category) {
+            cursor = i
+        } else if let current, let i = rows.firstIndex(of: current) {
+            cursor = i
+        }
+    }
+
+    public var currentRow: Row? { rows.indices.contains(cursor) ? rows[cursor] : nil }
+
+    /// The filter under the cursor, if the cursor is on a filter.
+    public var currentFilter: FilterRecord? {
+        if case .filter(let record)? = currentRow { return record }
+        return nil
+    }
+
+    public func moveCursor(to row: Int) {
+        cursor = min(max(0, row), max(0, rows.count - 1))
+    }
+
+    public func moveCursor(by delta: Int) { moveCursor(to: cursor + delta) }
+
+    /// Expands or collapses a category row (a filter row acts on its category); the cursor stays on the category.
+    public func toggle(row: Int? = nil) {
+        let index = row ?? cursor
+        guard rows.indices.contains(index) else { return }
+        switch rows[index] {
+        case .category(let category):
+            category.toggleExpanded()
+            rebuild()
+            cursor = rows.firstIndex(of: .category(category)) ?? cursor
+        case .filter(let record):
+            guard let category = list.category(named: record.category) else { return }
+            category.isExpanded = false
+            rebuild()
+            cursor = rows.firstIndex(of: .category(category)) ?? cursor
+        }
+    }
+
+    public func setExpanded(_ expanded: Bool) {
+        guard case .category(let category)? = currentRow, category.isExpanded != expanded else { return }
+        toggle()
+    }
+
+    /// Moves the cursor to the category of the filter under it.
+    public func moveToParent() {
+        guard case .filter(let record)? = currentRow else { return }
+        if let i = rows[..<cursor].lastIndex(where: {
+            if case .category(let c) = $0 { return c.name == record.category }
+            return false
+        }) { cursor = i }
+    }
+
+    /// Shows a filter (expanding its category) and puts the cursor on it.
+    @discardableResult
+    public func reveal(filterNamed name: String) -> Bool {
+        guard let record = list.record(named: name) else { return false }
+        centreNextScroll = true
+        if let i = index(ofFilter: name, preferring: nil) {
+            cursor = i
+            return true
+        }
+        list.category(named: record.category)?.isExpanded = true
+        rebuild()
+        guard let i = index(ofFilter: name, preferring: record.category) else { return false }
+        cursor = i
+        return true
+    }
+
+    private func index(ofFilter name: String, preferring category: String?) -> Int? {
+        let matches = rows.indices.filter {
+            if case .filter(let r) = rows[$0] { return r.filterName == name }
+            return false
+        }
+        if let category, let preferred = matches.first(where: {
+            if case .filter(let r) = rows[$0] { return r.category == category }
+            return false
+        }) { return preferred }
+        return matches.first
+    }
+
+    /// Filter names matching a search (display name or Core Image name, any case), in list order.
+    public func matches(_ query: String) -> [String] {
+        let wanted = query.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !wanted.isEmpty else { return [] }
+        return list.uniqueFilterNames.filter { name in
+            guard let record = list.record(named: name) else { return false }
+            return record.displayName.lowercased().contains(wanted) || name.lowercased().contains(wanted)
+        }
+    }
+
+    /// The next (or previous) match after the filter under the cursor, wrapping around.
+    public func nextMatch(_ query: String, forward: Bool, includingCurrent: Bool = false) -> String? {
+        let found = matches(query)
+        guard !found.isEmpty else { return nil }
+        let order = list.uniqueFilterNames
+        let position = currentFilter.flatMap { order.firstIndex(of: $0.filterName) } ?? -1
+        let ranked = found.compactMap { name in order.firstIndex(of: name).map { (name, $0) } }
+        if forward {
+            return (ranked.first { includingCurrent ? $0.1 >= position : $0.1 > position } ?? ranked.first)?.0
+        }
+        return (ranked.last { $0.1 < position } ?? ranked.last)?.0
+    }
+
+    /// Keeps the cursor inside a window of `height` rows.
+    public func scrollToCursor(height: Int) {
+        guard height > 0 else { return }
+        if centreNextScroll, cursor < scroll || cursor >= scroll + height {
+            scroll = cursor - height / 2
+        }
+        centreNextScroll = false
+        if cursor < scroll { scroll = cursor }
+        if cursor >= scroll + height { scroll = cursor - height + 1 }
+        scroll = max(0, min(scroll, max(0, rows.count - height)))
+    }
+}

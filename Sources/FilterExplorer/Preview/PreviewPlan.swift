@@ -1,0 +1,111 @@
+import FilterEngine
+import Foundation
+
+/// A cell rectangle on the screen.
+public struct CellRect: Equatable, Sendable {
+    public var x: Int, y: Int, width: Int, height: Int
+
+    public init(x: Int, y: Int, width: Int, height: Int) {
+        (self.x, self.y, self.width, self.height) = (x, y, width, height)
+    }
+
+    public var maxX: Int { x + width }
+    public var maxY: Int { y + height }
+    public var isEmpty: Bool { width <= 0 || height <= 0 }
+    public func contains(x px: Int, y py: Int) -> Bool { px >= x && px < maxX && py >= y && py < maxY }
+}
+
+/// Where an image rectangle lands in the preview area, and back: the one place that knows terminal cells are
+/// about twice as tall as wide.
+public struct PreviewGeometry: Equatable, Sendable {
+    /// A cell's height over its width in most terminal fonts (chafa assumes the same).
+    public static let cellAspect = 2.0
+    /// Pixels rendered per cell (wide, tall): square pixels at `cellAspect`, and chafa's 8×8 symbol grid
+    /// sampled without upscaling when it is fed this size.
+    public static let pixelsPerCell = (x: 8, y: 16)
+
+    /// The image rectangle shown (bottom-left origin, y up).
+    public let imageRect: Rect
+    /// The cells it covers, centred in the area and as large as fits with the right aspect.
+    public let cells: CellRect
+
+    /// `maximumCells` caps the cell count (one colour pair per cell: the terminal may have too few).
+    public init(imageRect: Rect, area: CellRect, maximumCells: Int = .max) {
+        self.imageRect = imageRect
+        let aspect = imageRect.width / max(imageRect.height, 1e-9)
+        var width = area.width
+        var height = Int((Double(width) / aspect / Self.cellAspect).rounded())
+        if height > area.height {
+            height = area.height
+            width = Int((Double(height) * aspect * Self.cellAspect).rounded())
+        }
+        width = max(1, min(width, area.width))
+        height = max(1, min(height, area.height))
+        if width * height > maximumCells {
+            let shrink = (Double(maximumCells) / Double(width * height)).squareRoot()
+            width = max(1, Int(Double(width) * shrink))
+            height = max(1, Int(Double(height) * shrink))
+        }
+        cells = CellRect(x: area.x + (area.width - width) / 2, y: area.y + (area.height - height) / 2,
+                         width: width, height: height)
+    }
+
+    /// The image point at the centre of a screen cell.
+    public func imagePoint(cellX: Int, cellY: Int) -> (x: Double, y: Double) {
+        let fx = (Double(cellX - cells.x) + 0.5) / Double(cells.width)
+        let fy = (Double(cellY - cells.y) + 0.5) / Double(cells.height)
+        return (imageRect.x + fx * imageRect.width, imageRect.maxY - fy * imageRect.height)
+    }
+
+    /// The screen cell showing an image point, or nil when it is outside the preview.
+    public func cell(imageX: Double, imageY: Double) -> (x: Int, y: Int)? {
+        let fx = (imageX - imageRect.x) / imageRect.width
+        let fy = (imageRect.maxY - imageY) / imageRect.height
+        guard fx.isFinite, fy.isFinite, fx >= 0, fx <= 1, fy >= 0, fy <= 1 else { return nil }
+        return (cells.x + min(cells.width - 1, Int(fx * Double(cells.width))),
+                cells.y + min(cells.height - 1, Int(fy * Double(cells.height))))
+    }
+
+    /// The pixel size a preview is rendered at for chafa.
+    public var pixelSize: (width: Int, height: Int) {
+        (cells.width * Self.pixelsPerCell.x, cells.height * Self.pixelsPerCell.y)
+    }
+}
+
+/// The preview's special cases, after CIFilterTest: what to feed a filter and how to frame its output.
+public enum PreviewPlanner {
+    /// Filters that read pixels beyond the edge of their input: fed an image clamped to infinity (so the edge
+    /// does not fade to transparent) and cropped back to the source.
+    public static func readsBeyondEdge(_ descriptor: FilterDescriptor) -> Bool {
+        if descriptor.categories.contains("CICategoryBlur") { return true }
+        let words = ["Blur", "Bloom", "Gloom", "Sharpen", "Unsharp", "Convolution", "Morphology", "Median",
+                     "NoiseReduction", "Edges", "EdgeWork", "Highlight"]
+        return words.contains { descriptor.name.contains($0) }
+    }
+
+    /// The source to give `inputImage`.
+    public static func input(for descriptor: FilterDescriptor, source: Image) -> Image {
+        readsBeyondEdge(descriptor) ? source.clampedToExtent() : source
+    }
+
+    /// How an output is shown: the image to render and the rectangle of it to show. (Outputs smaller than the
+    /// preview, such as QR codes and barcodes, are upscaled with nearest-neighbour by `PreviewRenderer`.)
+    public struct Framing: Sendable {
+        public let image: Image
+        public let rect: Rect
+    }
+
+    /// Frames `output` for a source of extent `sourceRect`: infinite outputs (generators, clamps), outputs of
+    /// filters fed a clamped source, and outputs larger than the source are cropped to the source.
+    public static func frame(output: Image, descriptor: FilterDescriptor?, sourceRect: Rect) -> Framing {
+        var extent = output.extent
+        let clamped = descriptor.map(readsBeyondEdge) ?? false
+        if extent.isInfinite || clamped || extent.width > sourceRect.width || extent.height > sourceRect.height {
+            let inside = extent.intersection(sourceRect)
+            // An output that does not meet the source at all (moved away) is shown where it is.
+            extent = inside.isEmpty ? (extent.isInfinite ? sourceRect : extent) : inside
+        }
+        extent = extent.integral
+        return Framing(image: output.cropped(to: extent), rect: extent)
+    }
+}

@@ -1,0 +1,271 @@
+import CNcursesW
+import Foundation
+
+/// How many colours the preview may use, chosen from what the terminal reports.
+public enum ColorMode: String, Sendable {
+    case truecolor, indexed256 = "256", indexed16 = "16", indexed8 = "8", monochrome
+
+    /// Per-cell modes need a pair per preview cell; below this many pairs they are not worth it.
+    public static let minimumPerCellPairs = 4096
+
+    /// The best mode for a terminal with `colors` colours and `pairs` colour pairs. Truecolor and 256 colours
+    /// use one pair per preview cell (the preview is capped to the pairs there are); 16 and 8 colours use one
+    /// pair per foreground/background combination instead. `NO_COLOR` (any value) asks for monochrome.
+    public static func choose(colors: Int, pairs: Int, noColor: Bool) -> ColorMode {
+        if noColor || colors < 8 { return .monochrome }
+        let perCell = Int(Terminal.previewPairBase) + minimumPerCellPairs
+        if colors >= 1 << 24, pairs >= perCell { return .truecolor }
+        if colors >= 256, pairs >= perCell { return .indexed256 }
+        if colors >= 16, pairs >= Int(Terminal.previewPairBase) + 17 * 17 { return .indexed16 }
+        if pairs >= Int(Terminal.previewPairBase) + 9 * 9 { return .indexed8 }
+        return .monochrome
+    }
+}
+
+/// Colour pairs of the interface (the preview's pairs start at `Terminal.previewPairBase`).
+public enum UIColor: Int32, CaseIterable, Sendable {
+    case title = 1, accent, dim, error, marker, category, sliderFill, ok, swatch
+}
+
+/// The ncurses screen. Only the interface thread touches it; everything ncurses is behind this class.
+public final class Terminal {
+    /// The first colour pair used by preview cells; pairs below are the interface's.
+    public static let previewPairBase: Int32 = 32
+
+    public private(set) var colorMode: ColorMode = .monochrome
+    public private(set) var colors = 0
+    public let unicode: Bool
+    /// Set when `TERM` was missing or unknown and a fallback terminal type was used.
+    public private(set) var termWarning: String?
+    public private(set) var mouseEnabled = false
+    private var screen: OpaquePointer?
+    private var running = false
+    private let codes: Key.Codes
+
+    /// Starts curses mode. Throws if no terminal type works (the terminal is left untouched then).
+    public init() throws {
+        setlocale(LC_ALL, "")
+        unicode = String(cString: nl_langinfo(nl_item(CODESET))).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
+        guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
+            throw FilterExplorerError("the explorer needs a terminal (stdin and stdout must be a tty)")
+        }
+        let requested = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        // An unknown TERM would make ncurses exit the process; try it, then common relatives.
+        for term in [requested, "xterm-256color", "xterm", "vt100"] where !term.isEmpty {
+            if let made = cnc_newterm(term) {
+                screen = made
+                if term != requested {
+                    termWarning = requested.isEmpty ? "TERM is not set; using \(term)" : "unknown TERM \(requested); using \(term)"
+                }
+                break
+            }
+        }
+        guard screen != nil else { throw FilterExplorerError("cannot start the terminal interface (TERM=\(requested))") }
+        codes = Key.Codes(
+            up: cnc_key_up(), down: cnc_key_down(), left: cnc_key_left(), right: cnc_key_right(),
+            shiftLeft: cnc_key_sleft(), shiftRight: cnc_key_sright(), shiftUp: cnc_key_sr(), shiftDown: cnc_key_sf(),
+            pageUp: cnc_key_ppage(), pageDown: cnc_key_npage(), home: cnc_key_home(), end: cnc_key_end(),
+            enter: cnc_key_enter(), backspace: cnc_key_backspace(), delete: cnc_key_dc(), backTab: cnc_key_btab(),
+            f1: cnc_key_f1())
+        running = true
+        cnc_install_signal_handlers()
+        cbreak()
+        noecho()
+        nonl()
+        keypad(cnc_stdscr(), true)
+        curs_set(0)
+        // A bare Esc must cancel at once, not after ncurses' default one-second wait for a sequence.
+        set_escdelay(25)
+        // Clicks are not synthesised from press/release (that adds a delay); we use press and release.
+        mouseinterval(0)
+        // The loop wakes every 30 ms to pick up finished preview frames.
+        timeout(30)
+        setupColors()
+        setMouse(true)
+    }
+
+    deinit { stop() }
+
+    /// Leaves curses mode and restores the terminal; safe to call more than once.
+    public func stop() {
+        guard running else { return }
+        running = false
+        if mouseEnabled { mousemask(0, nil) }
+        endwin()
+        if let screen { delscreen(screen) }
+        screen = nil
+        cnc_restore_default_signals()
+    }
+
+    /// How many preview cells can have their own colour pair (unlimited in modes that share pairs).
+    public var maximumPreviewCells: Int {
+        switch colorMode {
+        case .truecolor, .indexed256: Int(cnc_color_pairs()) - Int(Self.previewPairBase)
+        default: .max
+        }
+    }
+
+    private func setupColors() {
+        guard has_colors() else { return }
+        start_color()
+        use_default_colors()
+        colors = Int(cnc_colors())
+        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
+        colorMode = ColorMode.choose(colors: colors, pairs: Int(cnc_color_pairs()), noColor: noColor)
+        let grey: Int32 = colors >= 16 ? 8 : -1
+        let table: [(UIColor, Int32, Int32)] = [
+            (.title, COLOR_BLACK, COLOR_CYAN), (.accent, COLOR_CYAN, -1), (.dim, grey, -1), (.error, COLOR_RED, -1),
+            (.marker, COLOR_YELLOW, COLOR_BLACK), (.category, COLOR_YELLOW, -1), (.sliderFill, COLOR_CYAN, -1),
+            (.ok, COLOR_GREEN, -1), (.swatch, -1, -1),
+        ]
+        for (pair, fg, bg) in table { init_pair(Int16(pair.rawValue), Int16(fg), Int16(bg)) }
+        // 16 and 8 colours: one pair per (foreground, background), index 16 (or 8) being the default colour.
+        if colorMode == .indexed16 || colorMode == .indexed8 {
+            let n: Int32 = colorMode == .indexed16 ? 16 : 8
+            for fg in 0...n {
+                for bg in 0...n {
+                    _ = cnc_init_extended_pair(Self.previewPairBase + fg * (n + 1) + bg, fg == n ? -1 : fg, bg == n ? -1 : bg)
+                }
+            }
+        }
+    }
+
+    // MARK: Size and input
+
+    public var rows: Int { Int(cnc_lines()) }
+    public var cols: Int { Int(cnc_cols()) }
+
+    /// Whether the terminal is still there (a hung-up tty has no foreground process group).
+    public var isAttached: Bool { isatty(STDIN_FILENO) != 0 && tcgetpgrp(STDIN_FILENO) >= 0 }
+
+    /// The signal (SIGINT, SIGTERM, SIGHUP) that asked us to quit, or 0.
+    public var pendingSignal: Int32 { cnc_pending_signal() }
+
+    /// Waits up to the input timeout (30 ms) for a key, a mouse event or a resize.
+    public func readEvent() -> InputEvent? {
+        var value: Int32 = 0
+        let status = cnc_get_wch(&value)
+        if status == cnc_err() { return nil }
+        let isKeyCode = status == cnc_key_code_yes()
+        if isKeyCode && value == cnc_key_resize() { return .resize }
+        if isKeyCode && value == cnc_key_mouse() { return readMouse() }
+        return .key(Key.decode(value, isKeyCode: isKeyCode, codes: codes))
+    }
+
+    private func readMouse() -> InputEvent? {
+        var event = MEVENT()
+        guard getmouse(&event) == OK else { return nil }
+        let state = event.bstate
+        let (x, y) = (Int(event.x), Int(event.y))
+        if state & cnc_button4_pressed() != 0 { return .mouse(MouseEvent(.wheelUp, x: x, y: y)) }
+        if state & cnc_button5_pressed() != 0 { return .mouse(MouseEvent(.wheelDown, x: x, y: y)) }
+        if state & cnc_button1_pressed() != 0 { return .mouse(MouseEvent(.press, x: x, y: y)) }
+        if state & cnc_button1_released() != 0 { return .mouse(MouseEvent(.release, x: x, y: y)) }
+        if state & (cnc_button1_clicked() | cnc_button1_double_clicked()) != 0 { return .mouse(MouseEvent(.click, x: x, y: y)) }
+        if state & cnc_report_mouse_position() != 0 { return .mouse(MouseEvent(.drag, x: x, y: y)) }
+        return nil
+    }
+
+    public func setMouse(_ on: Bool) {
+        mouseEnabled = on
+        mousemask(on ? cnc_all_mouse_events() : 0, nil)
+    }
+
+    // MARK: Drawing
+
+    public func erase() { CNcursesW.erase() }
+    public func refresh() { CNcursesW.refresh() }
+    /// Forgets what ncurses thinks is on the screen, so the next refresh repaints everything (Ctrl-L).
+    public func clearAll() { clearok(cnc_stdscr(), true) }
+
+    public struct Style: Sendable {
+        public var color: UIColor?
+        public var bold = false, reverse = false, dim = false, underline = false
+
+        public init(_ color: UIColor? = nil, bold: Bool = false, reverse: Bool = false, dim: Bool = false,
+                    underline: Bool = false) {
+            (self.color, self.bold, self.reverse, self.dim, self.underline) = (color, bold, reverse, dim, underline)
+        }
+
+        public static let plain = Style()
+    }
+
+    private func attributes(_ style: Style) -> attr_t {
+        var attrs = cnc_a_normal()
+        if style.bold { attrs |= cnc_a_bold() }
+        if style.reverse { attrs |= cnc_a_reverse() }
+        if style.dim || (style.color == .dim && colorMode == .monochrome) { attrs |= cnc_a_dim() }
+        if style.underline { attrs |= cnc_a_underline() }
+        return attrs
+    }
+
+    /// Writes `text` at (y, x), cut at `width` columns (default: to the right edge).
+    public func put(_ y: Int, _ x: Int, _ text: String, width: Int? = nil, _ style: Style = .plain) {
+        let limit = min(width ?? Int.max, cols - x)
+        guard y >= 0, y < rows, x >= 0, limit > 0 else { return }
+        var scalars = Array(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }.prefix(limit))
+        let count = Int32(scalars.count)
+        scalars.append(0)
+        let pair = colorMode == .monochrome && style.color != .error ? 0 : Int32(style.color?.rawValue ?? 0)
+        _ = cnc_put_string(Int32(y), Int32(x), scalars, count, pair, attributes(style))
+    }
+
+    /// Fills a rectangle with spaces in a style (a background for bars and panels).
+    public func fill(_ y: Int, _ x: Int, width: Int, height: Int = 1, _ style: Style = .plain) {
+        guard width > 0 else { return }
+        let blank = String(repeating: " ", count: width)
+        for row in y..<(y + height) { put(row, x, blank, width: width, style) }
+    }
+
+    /// Draws one cell with a raw colour pair (preview cells).
+    public func putCell(_ y: Int, _ x: Int, _ scalar: UInt32, pair: Int32, reverse: Bool = false) {
+        _ = cnc_put_cell(Int32(y), Int32(x), wchar_t(bitPattern: scalar), pair, reverse ? cnc_a_reverse() : cnc_a_normal())
+    }
+
+    /// Sets a colour pair to terminal colours (colour numbers, or packed RGB on a direct-colour terminal).
+    public func setPair(_ pair: Int32, fg: Int32, bg: Int32) {
+        _ = cnc_init_extended_pair(pair, fg, bg)
+    }
+
+    /// Sets the swatch pair's background to a colour given in 0…1 sRGB, in the terminal's colour mode.
+    public func setSwatch(red: Double, green: Double, blue: Double) {
+        let index = TerminalPalette.index(red: red, green: green, blue: blue, mode: colorMode)
+        setPair(UIColor.swatch.rawValue, fg: -1, bg: index)
+    }
+}
+
+/// Maps sRGB colours to terminal colour numbers for the swatch (the preview's colours come from chafa).
+public enum TerminalPalette {
+    public static func index(red: Double, green: Double, blue: Double, mode: ColorMode) -> Int32 {
+        let r = Int((min(max(red, 0), 1) * 255).rounded())
+        let g = Int((min(max(green, 0), 1) * 255).rounded())
+        let b = Int((min(max(blue, 0), 1) * 255).rounded())
+        switch mode {
+        case .truecolor: return Int32(r << 16 | g << 8 | b)
+        case .indexed256:
+            // The 6×6×6 cube of xterm's palette, or its grey ramp when that is closer.
+            let levels = [0, 95, 135, 175, 215, 255]
+            func nearest(_ v: Int) -> Int { levels.indices.min { abs(levels[$0] - v) < abs(levels[$1] - v) }! }
+            let (cr, cg, cb) = (nearest(r), nearest(g), nearest(b))
+            let cubeError = sq(levels[cr] - r) + sq(levels[cg] - g) + sq(levels[cb] - b)
+            let grey = min(23, max(0, ((r + g + b) / 3 - 8 + 5) / 10))
+            let greyValue = 8 + grey * 10
+            let greyError = sq(greyValue - r) + sq(greyValue - g) + sq(greyValue - b)
+            return Int32(greyError < cubeError ? 232 + grey : 16 + 36 * cr + 6 * cg + cb)
+        case .indexed16, .indexed8:
+            let bright = (r + g + b) / 3 > 170 && mode == .indexed16
+            let bits = (r > 100 ? 1 : 0) | (g > 100 ? 2 : 0) | (b > 100 ? 4 : 0)
+            return Int32(bits + (bright ? 8 : 0))
+        case .monochrome: return -1
+        }
+    }
+
+    private static func sq(_ v: Int) -> Int { v * v }
+}
+
+/// An error the explorer shows as a message (not a crash).
+public struct FilterExplorerError: Error, CustomStringConvertible {
+    public let message: String
+    public init(_ message: String) { self.message = message }
+    public var description: String { message }
+}

@@ -1,0 +1,45 @@
+/// Where each part of the explorer goes for a terminal size. Pure, so every size can be tested.
+///
+/// ```
+/// title bar ──────────────────────────────────────────
+/// filters tree │ preview
+///              │
+///              ├────────────────────────────────────
+///              │ controls (one row per input)
+/// status line ────────────────────────────────────────
+/// ```
+public struct ExplorerLayout: Equatable, Sendable {
+    public static let minimumColumns = 60
+    public static let minimumRows = 16
+
+    public let columns: Int
+    public let rows: Int
+    public let title: CellRect
+    public let tree: CellRect
+    public let preview: CellRect
+    public let controlsHeader: CellRect
+    public let controls: CellRect
+    public let status: CellRect
+
+    public var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
+
+    public init(columns: Int, rows: Int, controlCount: Int) {
+        self.columns = columns
+        self.rows = rows
+        title = CellRect(x: 0, y: 0, width: columns, height: 1)
+        status = CellRect(x: 0, y: max(0, rows - 1), width: columns, height: 1)
+        let body = max(0, rows - 2)
+        // The tree gets about 30% of the width, between 24 and 42 columns; a separator column follows it.
+        let treeWidth = min(42, max(24, columns * 3 / 10))
+        tree = CellRect(x: 0, y: 1, width: treeWidth, height: body)
+        let rightX = treeWidth + 1
+        let rightWidth = max(0, columns - rightX)
+        // Controls take one row per input, at most 40% of the body, at least 3 rows (less if the body is tiny).
+        let wanted = max(1, controlCount)
+        let controlRows = min(wanted, max(3, body * 2 / 5))
+        let previewHeight = max(1, body - controlRows - 1)
+        preview = CellRect(x: rightX, y: 1, width: rightWidth, height: previewHeight)
+        controlsHeader = CellRect(x: rightX, y: 1 + previewHeight, width: rightWidth, height: 1)
+        controls = CellRect(x: rightX, y: 2 + previewHeight, width: rightWidth, height: max(0, body - previewHeight - 1))
+    }
+}

@@ -1,0 +1,48 @@
+import ArgumentParser
+import FilterExplorer
+import Foundation
+
+struct ExploreCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "explore",
+        abstract: "Browse the filters and tweak their inputs with a live preview (the default command).",
+        discussion: """
+            Opens the terminal explorer on IMAGE, or on the bundled sample image (found in SampleImages beside \
+            the executable or in the current directory's tree, or in $CIFILTERTEST_SAMPLES). Press ? inside for \
+            every key. The last filter and edited values are kept in $XDG_STATE_HOME/cifiltertest/state.json.
+
+            --bench measures keypress-to-preview latency over the implemented filters without a terminal.
+            """)
+
+    @Argument(help: ArgumentHelp("A PNG or JPEG to explore.", valueName: "image"))
+    var image: String?
+
+    @Option(help: ArgumentHelp("Start on this filter (a Core Image name).", valueName: "name"))
+    var filter: String?
+
+    @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")
+    var bench = false
+
+    @Option(help: ArgumentHelp("Preview size for --bench, in terminal cells.", valueName: "COLSxROWS"))
+    var size = "120x40"
+
+    func run() throws {
+        if bench {
+            let parts = size.split(separator: "x").compactMap { Int($0) }
+            guard parts.count == 2 else { throw ValidationError("--size must look like 120x40") }
+            try ExplorerBenchmark.run(imagePath: image, columns: parts[0], rows: parts[1])
+            return
+        }
+        do {
+            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter))
+            // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
+            // so the parent shell sees it (and stops a script on Ctrl-C) as with any other program.
+            if signal != 0 {
+                Foundation.signal(signal, SIG_DFL)
+                raise(signal)
+            }
+        } catch let error as FilterExplorerError {
+            throw ValidationError(error.message)
+        }
+    }
+}

@@ -1,0 +1,349 @@
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+import Testing
+
+/// End-to-end tests: the real `cifiltertest` binary driven in a detached tmux session, the screen read with
+/// `capture-pane`. Each test has its own tmux socket (`tmux -L`) and kills its server when done. They poll the
+/// screen with a timeout instead of sleeping. Skipped (with the reason) when tmux is not installed.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
+struct TmuxExplorerTests {
+    @Test func openBrowseSearchSliderAndQuit() throws {
+        let tmux = try Tmux(name: "open")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CISepiaTone"])
+        try tmux.waitFor("opens on the sample with its inputs") {
+            $0.contains("astronaut.png 512×512") && $0.contains("Inputs: Sepia Tone") && $0.contains("ms · ? help")
+        }
+
+        // Browse: go to the top of the list and open the first category.
+        tmux.send("g", "Enter")
+        try tmux.waitFor("the Distortion Effect category opens") {
+            $0.contains("▾ Distortion Effect") && $0.contains("Twirl Distortion")
+        }
+
+        // Search: incremental, the filter is selected and its inputs shown.
+        tmux.send("/")
+        tmux.type("vignette")
+        tmux.send("Enter")
+        try tmux.waitFor("the search selects CIVignette") { $0.contains("Inputs: Vignette (CIVignette)") }
+        try tmux.waitFor("the vignette is rendered") { Tmux.statusLine($0).contains(" ms ") }
+
+        // A slider: the status value and the preview's cells change.
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the Intensity input is selected") { Tmux.statusLine($0).contains("inputIntensity = 0") }
+        let before = try tmux.capture(colors: true)
+        tmux.send("L", "L", "L")
+        let status = try tmux.waitFor("the intensity rises by three coarse steps") {
+            Tmux.statusLine($0).contains("inputIntensity = 0.6")
+        }
+        #expect(Tmux.statusLine(status).contains("CIVignette"))
+        try tmux.waitFor("the preview's cells change", colors: true) {
+            Tmux.previewRows($0) != Tmux.previewRows(before)
+        }
+
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func pointEditorColourEditorAndBeforeAfter() throws {
+        let tmux = try Tmux(name: "edit")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CITwirlDistortion"])
+        try tmux.waitFor("twirl opens with its centre at the image centre") {
+            $0.contains("Inputs: Twirl Distortion") && $0.contains("[256 256]") && Tmux.statusLine($0).contains(" ms ")
+        }
+        tmux.send("Tab", "j")
+        let selected = try tmux.waitFor("the centre's marker is drawn on the preview") { $0.contains("✛") }
+        let markerBefore = try Tmux.position(of: "✛", in: selected)
+
+        // Point editor: Enter, then arrows move the marker; Esc puts it back.
+        tmux.send("Enter")
+        try tmux.waitFor("the point editor opens") { Tmux.statusLine($0).contains("point: arrows move") }
+        tmux.send("L", "L", "K")
+        let moved = try tmux.waitFor("the centre moves right and up") { $0.contains("[358 307]") }
+        let markerAfter = try Tmux.position(of: "✛", in: moved)
+        #expect(markerAfter.column > markerBefore.column)
+        #expect(markerAfter.row < markerBefore.row)
+        tmux.send("Escape")
+        try tmux.waitFor("Esc restores the centre") { $0.contains("[256 256]") && !Tmux.statusLine($0).contains("point:") }
+
+        // Colour editor on a colour filter: step the red component, then type a hex colour.
+        tmux.send("/")
+        tmux.type("monochrome")
+        tmux.send("Enter")
+        try tmux.waitFor("Color Monochrome is selected") { $0.contains("Inputs: Color Monochrome") }
+        tmux.send("Tab", "j", "Enter")
+        try tmux.waitFor("the colour editor opens") { Tmux.statusLine($0).contains("colour: ") }
+        tmux.send("H", "H")
+        try tmux.waitFor("red drops by two coarse steps") { $0.contains("r 0.40") }
+        tmux.send("#")
+        try tmux.waitFor("hex entry opens") { Tmux.statusLine($0).contains("inputColor = #") }
+        tmux.send("C-u")
+        tmux.type("#ff0000")
+        tmux.send("Enter")  // accepts the hex value and closes the colour editor
+        let red = try tmux.waitFor("the colour is pure red", colors: true) {
+            $0.contains("#ff0000ff") && !Tmux.statusLine($0).contains("colour:")
+        }
+        // The swatch is drawn in the colour (xterm-256 red is 196).
+        #expect(red.contains("48;5;196m"))
+
+        // Before/after: the title says which, and the preview shows the source.
+        let after = try tmux.capture(colors: true)
+        tmux.send("b")
+        try tmux.waitFor("before shows the source", colors: true) {
+            $0.contains("BEFORE") && Tmux.previewRows($0) != Tmux.previewRows(after)
+        }
+        tmux.send("b")
+        try tmux.waitFor("after again") { !$0.contains("BEFORE") }
+
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func generatorResizeAndSignals() throws {
+        let tmux = try Tmux(name: "resize")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CICheckerboardGenerator"])
+        try tmux.waitFor("the generator is rendered, cropped to the view") {
+            $0.contains("Inputs: Checkerboard") && Tmux.statusLine($0).contains(" ms ")
+        }
+
+        tmux.resize(columns: 50, rows: 12)
+        try tmux.waitFor("a clear message below the minimum size") { $0.contains("too small") && $0.contains("60×16") }
+        tmux.resize(columns: 120, rows: 40)
+        try tmux.waitFor("the explorer comes back") {
+            $0.contains("Inputs: Checkerboard") && Tmux.statusLine($0).contains(" ms ")
+        }
+
+        // SIGTERM: the terminal is restored and the exit status says why.
+        let pid = try tmux.explorerPID()
+        kill(pid, SIGTERM)
+        try tmux.waitFor("the explorer exits on SIGTERM") { $0.contains("EXITED:143") }
+        try tmux.expectRestored()
+    }
+
+    @Test func ctrlCRestoresTheTerminal() throws {
+        let tmux = try Tmux(name: "ctrlc")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        tmux.send("?")
+        try tmux.waitFor("the help lists the keys") { $0.contains("Keys (any key closes)") && $0.contains("Ctrl-L") }
+        tmux.send("Escape")
+        tmux.send("C-c")
+        try tmux.waitFor("Ctrl-C ends it") { $0.contains("EXITED:130") }
+        try tmux.expectRestored()
+    }
+}
+
+/// A detached tmux server on its own socket running the explorer.
+struct Tmux {
+    static let isAvailable: Bool = executable("tmux") != nil
+
+    let socket: String
+    let stateDirectory: URL
+
+    init(name: String) throws {
+        socket = "cifiltertest-\(name)-\(getpid())"
+        stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
+        try? FileManager.default.removeItem(at: stateDirectory)
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+    }
+
+    /// Runs the binary with `arguments` in a 120×40 pane; the shell prints its exit status and stays open.
+    func start(_ arguments: [String]) throws {
+        let binary = try Self.binary()
+        let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
+        // A clean environment: no NO_COLOR or COLORTERM from whoever runs the tests.
+        // The shell traps SIGINT (a handler, not an ignore, so the explorer gets the default) to outlive a Ctrl-C
+        // sent to the whole foreground group and report the explorer's status.
+        let script = "trap : INT; cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
+            + "XDG_STATE_HOME='\(stateDirectory.path)' "
+            + "\(command); echo EXITED:$?; exec sleep 600"
+        // Not captured: the server forked here would hold the pipe open and reading it would never end.
+        try run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
+                capture: false)
+    }
+
+    func send(_ keys: String...) {
+        _ = try? run(["send-keys", "-t", "main"] + keys)
+    }
+
+    /// Types text literally (no key-name lookup).
+    func type(_ text: String) {
+        _ = try? run(["send-keys", "-t", "main", "-l", text])
+    }
+
+    func resize(columns: Int, rows: Int) {
+        _ = try? run(["resize-window", "-t", "main", "-x", "\(columns)", "-y", "\(rows)"])
+    }
+
+    func capture(colors: Bool = false) throws -> String {
+        try run(["capture-pane", "-p", "-t", "main"] + (colors ? ["-e"] : []))
+    }
+
+    func format(_ variable: String) throws -> String {
+        try run(["display-message", "-p", "-t", "main", variable]).trimmingCharacters(in: .whitespacesAndNewlines)
+    }
+
+    /// Polls the screen every 50 ms until `condition` holds, for at most `timeout` seconds.
+    @discardableResult
+    func waitFor(_ what: String, colors: Bool = false, timeout: TimeInterval = 15,
+                 _ condition: (String) -> Bool) throws -> String {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var screen = ""
+        while Date() < deadline {
+            screen = (try? capture(colors: colors)) ?? ""
+            if condition(screen) { return screen }
+            usleep(50_000)
+        }
+        // The screen also goes to a file: test logs mangle the block characters of the preview.
+        let dump = FileManager.default.temporaryDirectory.appendingPathComponent("\(socket)-timeout.txt")
+        try? screen.write(to: dump, atomically: true, encoding: .utf8)
+        Issue.record("timed out waiting until \(what); the screen (also in \(dump.path)) was:\n\(screen)")
+        throw TmuxError("timed out: \(what)")
+    }
+
+    /// Quits with q and checks the exit status and the terminal's state.
+    func quitAndCheckRestored() throws {
+        send("q")
+        try waitFor("the explorer exits on q") { $0.contains("EXITED:0") }
+        try expectRestored()
+    }
+
+    /// After curses: the alternate screen is left, the cursor shown, mouse reporting and keypad mode off.
+    func expectRestored() throws {
+        #expect(try format("#{alternate_on}") == "0")
+        #expect(try format("#{cursor_flag}") == "1")
+        #expect(try format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}") == "000")
+        #expect(try format("#{keypad_cursor_flag}") == "0")
+    }
+
+    /// The explorer's process: the child of the pane's shell.
+    func explorerPID() throws -> pid_t {
+        let shell = try format("#{pane_pid}")
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        guard let pid = children.split(separator: " ").first.flatMap({ pid_t($0) }) else {
+            throw TmuxError("no explorer process under the pane's shell \(shell)")
+        }
+        return pid
+    }
+
+    func kill() {
+        _ = try? run(["kill-server"])
+        // The server is gone once its socket no longer answers.
+        for _ in 0..<40 where (try? run(["list-sessions"])) != nil { usleep(50_000) }
+        if (try? run(["list-sessions"])) != nil { Issue.record("the tmux server \(socket) did not exit") }
+        let directory = ProcessInfo.processInfo.environment["TMUX_TMPDIR"] ?? "/tmp"
+        try? FileManager.default.removeItem(atPath: "\(directory)/tmux-\(getuid())/\(socket)")
+        try? FileManager.default.removeItem(at: stateDirectory)
+    }
+
+    @discardableResult
+    private func run(_ arguments: [String], capture: Bool = true) throws -> String {
+        let (status, output) = try Self.spawn(Self.executable("tmux")!, ["-L", socket] + arguments, capture: capture)
+        guard status == 0 else {
+            throw TmuxError("tmux \(arguments.joined(separator: " ")) failed (\(status))")
+        }
+        return output
+    }
+
+    /// Runs a program and waits for it with posix_spawn and waitpid. (Foundation's `Process.waitUntilExit` can
+    /// hang inside Swift Testing's thread pool on Linux: the child is left a zombie and never reaped.)
+    static func spawn(_ path: String, _ arguments: [String], capture: Bool) throws -> (Int32, String) {
+        var pipe: [Int32] = [0, 0]
+        guard Glibc.pipe(&pipe) == 0 else { throw TmuxError("pipe failed") }
+        var actions = posix_spawn_file_actions_t()
+        posix_spawn_file_actions_init(&actions)
+        defer { posix_spawn_file_actions_destroy(&actions) }
+        if capture {
+            posix_spawn_file_actions_adddup2(&actions, pipe[1], 1)
+        } else {
+            posix_spawn_file_actions_addopen(&actions, 1, "/dev/null", O_WRONLY, 0)
+        }
+        posix_spawn_file_actions_addopen(&actions, 2, "/dev/null", O_WRONLY, 0)
+        posix_spawn_file_actions_addclose(&actions, pipe[0])
+        posix_spawn_file_actions_addclose(&actions, pipe[1])
+        let argv = ([path] + arguments).map { strdup($0) } + [nil]
+        defer { argv.forEach { free($0) } }
+        // The test runner's threads block most signals and a spawned process inherits that mask: a tmux server
+        // started with it never finishes kill-server (it waits for SIGCHLD). Start children with none blocked.
+        var attributes = posix_spawnattr_t()
+        posix_spawnattr_init(&attributes)
+        defer { posix_spawnattr_destroy(&attributes) }
+        var none = sigset_t()
+        sigemptyset(&none)
+        var defaults = sigset_t()
+        sigemptyset(&defaults)
+        for signal in [SIGINT, SIGTERM, SIGHUP, SIGCHLD, SIGPIPE, SIGWINCH] { sigaddset(&defaults, signal) }
+        posix_spawnattr_setsigmask(&attributes, &none)
+        posix_spawnattr_setsigdefault(&attributes, &defaults)
+        posix_spawnattr_setflags(&attributes, Int16(POSIX_SPAWN_SETSIGMASK | POSIX_SPAWN_SETSIGDEF))
+        var pid: pid_t = 0
+        let spawned = posix_spawn(&pid, path, &actions, &attributes, argv, environ)
+        close(pipe[1])
+        defer { close(pipe[0]) }
+        guard spawned == 0 else { throw TmuxError("cannot run \(path): error \(spawned)") }
+        var data = [UInt8]()
+        if capture {
+            var buffer = [UInt8](repeating: 0, count: 65536)
+            while true {
+                let n = read(pipe[0], &buffer, buffer.count)
+                if n <= 0 { break }
+                data += buffer[0..<n]
+            }
+        }
+        var status: Int32 = 0
+        while waitpid(pid, &status, 0) < 0 && errno == EINTR {}
+        let exitStatus = (status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f)
+        return (exitStatus, String(decoding: data, as: UTF8.self))
+    }
+
+    // MARK: Reading the screen
+
+    static func lines(_ screen: String) -> [Substring] { screen.split(separator: "\n", omittingEmptySubsequences: false) }
+
+    /// The last non-empty line: the status line.
+    static func statusLine(_ screen: String) -> String {
+        String(lines(screen).last { !$0.trimmingCharacters(in: .whitespaces).isEmpty } ?? "")
+    }
+
+    /// The rows that hold the preview (between the title bar and the inputs' header).
+    static func previewRows(_ screen: String) -> [Substring] {
+        let all = lines(screen)
+        let end = all.firstIndex { $0.contains("Inputs:") } ?? min(all.count, 20)
+        return Array(all[min(1, end)..<end])
+    }
+
+    /// Row and column (in characters) of the first occurrence of `text`.
+    static func position(of text: String, in screen: String) throws -> (row: Int, column: Int) {
+        for (row, line) in lines(screen).enumerated() {
+            if let range = line.range(of: text) { return (row, line.distance(from: line.startIndex, to: range.lowerBound)) }
+        }
+        throw TmuxError("\(text) is not on the screen")
+    }
+
+    // MARK: Finding programs
+
+    static func executable(_ name: String) -> String? {
+        let path = ProcessInfo.processInfo.environment["PATH"] ?? "/usr/bin:/bin"
+        return path.split(separator: ":").map { "\($0)/\(name)" }.first { FileManager.default.isExecutableFile(atPath: $0) }
+    }
+
+    /// The `cifiltertest` binary: `$CIFILTERTEST_BIN`, or the one built beside this test bundle.
+    static func binary() throws -> String {
+        if let explicit = ProcessInfo.processInfo.environment["CIFILTERTEST_BIN"] { return explicit }
+        var directory = URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().deletingLastPathComponent()
+        for _ in 0..<4 {
+            let candidate = directory.appendingPathComponent("cifiltertest")
+            if FileManager.default.isExecutableFile(atPath: candidate.path) { return candidate.path }
+            directory = directory.deletingLastPathComponent()
+        }
+        throw TmuxError("cifiltertest is not built beside the tests (\(CommandLine.arguments[0])); build it or set CIFILTERTEST_BIN")
+    }
+}
+
+struct TmuxError: Error, CustomStringConvertible {
+    let description: String
+    init(_ description: String) { self.description = description }
+}
