@@ -29,6 +29,9 @@ public final class Explorer {
         case color(key: String, component: Int, original: FilterValue?)
         case rectangle(key: String, resize: Bool, original: FilterValue?)
         case transform(key: String, handle: TransformHandle, original: FilterValue?)
+        /// The tone-curve editor: the selected point is the current control; `originals` are the five points
+        /// from before it opened (Esc puts them back).
+        case curve(originals: [String: FilterValue])
     }
 
     struct TextEntry {
@@ -50,7 +53,8 @@ public final class Explorer {
     let terminal: Terminal
     let samples: SampleLibrary
     let tree: FilterTree
-    let context = RenderContext()
+    // Intermediates upstream of the input being edited (a clamped source, a blur's pyramid) are reused.
+    let context = RenderContext(options: .init(cacheBytes: 256 << 20))
     let renderer: PreviewRenderer
     let stateURL: URL
     var state: ExplorerState
@@ -282,9 +286,9 @@ public final class Explorer {
             message = Message(text: "export failed: \(error)", isError: true)
             return
         }
-        let maskPath = session.usesMask ? ((path as NSString).deletingPathExtension + "-mask.png") : nil
-        let command = session.renderCommand(output: path, maskPath: maskPath)
-        let mask = samples.mask
+        // Generated images and tables the command line names by path are written beside the output.
+        let files = session.exportFiles(output: path)
+        let command = session.renderCommand(output: path)
         let context = context
         let mailbox = mailbox
         message = Message(text: "exporting \(path)…", isError: false)
@@ -292,7 +296,7 @@ public final class Explorer {
         DispatchQueue.global().async {
             do {
                 try ImageFile.write(framing.image, to: path, rect: framing.rect, context: context)
-                if let maskPath { try ImageFile.write(mask, to: maskPath, context: context) }
+                for file in files { try file.write(context: context) }
                 let size = "\(Int(framing.rect.width))×\(Int(framing.rect.height))"
                 mailbox.post(Message(text: "wrote \(path) (\(size)) · \(command)", isError: false))
             } catch {

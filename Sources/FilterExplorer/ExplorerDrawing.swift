@@ -6,6 +6,8 @@ struct Glyphs {
     let expanded, collapsed, vertical, horizontal, filled, knob, empty, marker, otherMarker: String
     let corners: (topLeft: String, topRight: String, bottomLeft: String, bottomRight: String)
     let swatch, left, right: String
+    /// The tone curve and its diagonal reference in the curve box.
+    let curve, reference: String
 
     init(unicode: Bool) {
         if unicode {
@@ -13,11 +15,13 @@ struct Glyphs {
             (filled, knob, empty, marker, otherMarker) = ("━", "●", "─", "✛", "+")
             corners = ("┌", "┐", "└", "┘")
             (swatch, left, right) = ("██", "◂", "▸")
+            (curve, reference) = ("•", "·")
         } else {
             (expanded, collapsed, vertical, horizontal) = ("v", ">", "|", "-")
             (filled, knob, empty, marker, otherMarker) = ("=", "O", "-", "X", "+")
             corners = ("+", "+", "+", "+")
             (swatch, left, right) = ("##", "<", ">")
+            (curve, reference) = ("*", ".")
         }
     }
 }
@@ -46,6 +50,7 @@ extension Explorer {
         drawTree(layout)
         for y in layout.tree.y..<layout.tree.maxY { terminal.put(y, layout.tree.maxX, glyphs.vertical, .init(.dim)) }
         drawPreview(layout)
+        drawToneCurve(layout.preview)
         drawControls(layout)
         drawStatus(layout)
         if case .help = mode { drawHelp(layout) }
@@ -185,6 +190,54 @@ extension Explorer {
         }
     }
 
+    /// CIToneCurve's curve in a box at the preview's bottom-right corner while one of its points is the current
+    /// input: the curve as the engine computes it, the diagonal for reference, the points by number with the
+    /// selected one highlighted. Cells are about twice as tall as wide, so the box is twice as wide as tall.
+    private func drawToneCurve(_ area: CellRect) {
+        guard let session, let control = currentControl, case .curvePoint(let selected) = control.kind else { return }
+        let points = session.curvePoints
+        guard points.allSatisfy({ $0.count == 2 }) else { return }
+        let height = min(area.height - 2, 16), width = min(area.width - 4, height * 2 + 1)
+        guard height >= 5, width >= 11 else { return }
+        let left = area.maxX - width - 2, top = area.maxY - height - 2
+        let editing = editingCurve
+        let frame = Terminal.Style(editing ? .accent : nil, bold: editing)
+        terminal.fill(top, left, width: width + 2, height: height + 2)
+        let rule = String(repeating: glyphs.horizontal, count: width)
+        terminal.put(top, left, glyphs.corners.topLeft + rule + glyphs.corners.topRight, frame)
+        terminal.put(top + height + 1, left, glyphs.corners.bottomLeft + rule + glyphs.corners.bottomRight, frame)
+        for y in (top + 1)...(top + height) {
+            terminal.put(y, left, glyphs.vertical, frame)
+            terminal.put(y, left + width + 1, glyphs.vertical, frame)
+        }
+        terminal.put(top, left + 2, editing ? " Tone curve: Tab/0-4, arrows " : " Tone curve (Enter edits) ", width: width - 2, frame)
+        let p = points[selected]
+        terminal.put(top + height + 1, left + 2, " point \(selected) [\(String(format: "%.2f %.2f", p[0], p[1]))] ",
+                     width: width - 2, frame)
+
+        let x0 = left + 1, y0 = top + 1
+        func row(_ v: Double) -> Int { y0 + height - 1 - Int((min(1, max(0, v)) * Double(height - 1)).rounded()) }
+        func column(_ u: Double) -> Int { x0 + Int((min(1, max(0, u)) * Double(width - 1)).rounded()) }
+        for c in 0..<width { terminal.put(row(Double(c) / Double(width - 1)), x0 + c, glyphs.reference, .init(.dim)) }
+        let extrapolate = if case .number(let n)? = session.value(forKey: "inputExtrapolate") { n != 0 } else { false }
+        if let curve = try? ToneCurveEditor.plot(points: points, extrapolate: extrapolate, count: width) {
+            var previous: Int?
+            for (c, y) in curve.enumerated() {
+                let r = row(y)
+                // Steep stretches: fill the rows between this column's cell and the previous one's.
+                if let previous, abs(previous - r) > 1 {
+                    for between in (min(previous, r) + 1)..<max(previous, r) { terminal.put(between, x0 + c, glyphs.curve, .init(.sliderFill)) }
+                }
+                terminal.put(r, x0 + c, glyphs.curve, .init(.sliderFill, bold: true))
+                previous = r
+            }
+        }
+        for (i, point) in points.enumerated() {
+            terminal.put(row(point[1]), column(point[0]), "\(i)",
+                         .init(i == selected ? .accent : .marker, bold: true, reverse: i == selected))
+        }
+    }
+
     private func drawCentered(_ text: String, in area: CellRect, _ style: Terminal.Style) {
         let lines = wrap(text, width: max(8, area.width - 4))
         let top = area.y + max(0, (area.height - lines.count) / 2)
@@ -273,9 +326,11 @@ extension Explorer {
             if case .point(let k, _) = mode, k == key { text += "  ← ↑ → ↓ to move" }
         case .rectangle:
             if case .rectangle(let k, let resize, _) = mode, k == key { text += resize ? "  [resizing: c to move]" : "  [moving: c to resize]" }
-        case .image:
-            let choice = session.imageChoices[key]
-            text = "\(glyphs.left) \(choice.map(samples.label) ?? "(none)") \(glyphs.right)"
+        case .image, .colorCube, .colorCurves, .colorSpace:
+            text = "\(glyphs.left) \(session.displayText(control)) \(glyphs.right)"
+            if control.kind == .colorCube { text += "  (Enter: a .cube file)" }
+        case .curvePoint where selected:
+            text += editingCurve ? "  ← ↑ → ↓ move · Tab/0-4 point" : "  (tone curve: Enter edits)"
         case .transform:
             if case .transform(let k, let handle, _) = mode, k == key {
                 var column = x
@@ -322,15 +377,14 @@ extension Explorer {
         terminal.put(y, 0, statusText(), width: width, .init(reverse: true))
     }
 
+    private var editingCurve: Bool { if case .curve = mode { true } else { false } }
+
     /// The status line's usual text: filter, the input being edited and its value, render time, help hint.
     func statusText() -> String {
         guard let session else { return " no filter · ? help" }
         var parts = [" " + session.name]
         if let control = currentControl {
-            let value = control.input.isImage
-                ? session.imageChoices[control.input.key].map(samples.label) ?? "(none)"
-                : ControlDisplay.text(session.value(forKey: control.input.key), kind: control.kind)
-            parts.append("\(control.input.key) = \(value)")
+            parts.append("\(control.input.key) = \(session.displayText(control))")
         }
         if let frame, frame.error == nil, previewNote == nil {
             parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs))
@@ -341,6 +395,7 @@ extension Explorer {
         case .color: parts.append("colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel")
         case .rectangle: parts.append("rectangle: arrows move, c move/resize, Enter done, Esc cancel")
         case .transform: parts.append("transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel")
+        case .curve: parts.append("curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel")
         default: break
         }
         return parts.joined(separator: " · ")

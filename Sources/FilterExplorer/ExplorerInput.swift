@@ -12,9 +12,9 @@ extension Explorer {
         ("← h", "filter list: close the category / go to it"),
         ("d", "show each filter under every category it belongs to"),
         ("/  n  N", "search filter names; next / previous match"),
-        ("← →  h l", "inputs: step a slider or choice (fine)"),
+        ("← →  h l", "inputs: step a slider (fine) or a choice: image, cube look, curves, colour space"),
         ("Shift-← →  H L  [ ]  PgUp PgDn", "inputs: coarse step"),
-        ("Enter", "inputs: type a value, or edit a colour, point, rectangle or transform"),
+        ("Enter", "inputs: type a value or a path (.cube for cubes), or open an editor"),
         ("=", "inputs: type any value as text"),
         ("Space", "inputs: flip a toggle"),
         ("r  R", "reset the input / all inputs of the filter"),
@@ -22,6 +22,7 @@ extension Explorer {
         ("colour editor", "↑↓ component, ←→ step, # hex entry"),
         ("rectangle editor", "arrows move, c switches move/resize"),
         ("transform editor", "↑↓ rotate/scale/move, ←→ step"),
+        ("tone-curve editor", "Tab or 0-4 choose a point, arrows move it (Shift or HJKL ×10)"),
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
         ("a", "animate the time input 0→1, looping (transitions); a again stops"),
@@ -60,6 +61,8 @@ extension Explorer {
             modalRectangle(key, inputKey: key0, resize: resize, original: original)
         case .transform(let key0, let handle, let original):
             modalTransform(key, inputKey: key0, handle: handle, original: original)
+        case .curve(let originals):
+            modalCurve(key, originals: originals)
         case .normal:
             if !globalKey(key) {
                 if focus == .filters { filtersKey(key) } else { controlsKey(key) }
@@ -165,14 +168,24 @@ extension Explorer {
             apply(.number(spec.stepped(n, by: steps, coarse: coarse)), to: key)
         case (.toggle, .number(let n)?):
             apply(.number(n != 0 ? 0 : 1), to: key)
-        case (.image, _):
-            let choices = samples.choices
-            let current = session.imageChoices[key].flatMap { choices.firstIndex(of: $0) } ?? -1
-            let next = choices[((current + steps) % choices.count + choices.count) % choices.count]
+        case (.image(let role), _):
+            guard let next = ChoiceCycle.step(samples.choices(for: role), from: session.imageChoices[key], by: steps) else { return }
             do {
                 try session.setImage(next, forKey: key)
                 needsRender = true
             } catch { message = Message(text: "\(error)", isError: true) }
+        case (.colorCube, _), (.colorCurves, _):
+            // A chosen .cube file stays in the cycle, after the looks.
+            var options = control.kind == .colorCube ? TableChoice.cubeOptions : TableChoice.curvesOptions
+            if let current = session.tableChoices[key], !options.contains(current) { options.append(current) }
+            guard let next = ChoiceCycle.step(options, from: session.tableChoices[key], by: steps) else { return }
+            do {
+                try session.setTable(next, forKey: key)
+                needsRender = true
+            } catch { message = Message(text: "\(error)", isError: true) }
+        case (.colorSpace, _):
+            let current: String? = if case .string(let s)? = value { s } else { nil }
+            apply(.string(ColorSpaceChoice.stepped(current, by: steps)), to: key)
         case (.readOnly(let reason), _):
             message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
         default:
@@ -189,9 +202,20 @@ extension Explorer {
         case .color: mode = .color(key: key, component: 0, original: value)
         case .rectangle: mode = .rectangle(key: key, resize: false, original: value)
         case .transform: mode = .transform(key: key, handle: .rotate, original: value)
+        case .curvePoint: beginCurveEdit()
         case .readOnly(let reason): message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
         default: beginTextEntry(control)
         }
+    }
+
+    /// Opens the tone-curve editor on the current point, remembering all five for Esc.
+    func beginCurveEdit() {
+        guard let session else { return }
+        var originals: [String: FilterValue] = [:]
+        for control in session.controls {
+            if case .curvePoint = control.kind, let value = session.value(forKey: control.input.key) { originals[control.input.key] = value }
+        }
+        mode = .curve(originals: originals)
     }
 
     func beginTextEntry(_ control: InputControl, initial: String? = nil) {
@@ -206,10 +230,18 @@ extension Explorer {
             text = initial
         } else if control.input.isImage {
             text = session.imageChoices[key].flatMap(samples.path) ?? ""
+        } else if let table = session.tableChoices[key] {
+            if case .cubeFile(let path) = table { text = path } else { text = table.label }
         } else {
             text = session.value(forKey: key).map(ValueParser.format) ?? ""
         }
-        let prompt = control.input.isImage ? "\(key) file: " : "\(key) = "
+        let prompt = switch control.kind {
+        case .image: "\(key) file: "
+        case .colorCube: "\(key) (.cube file or look): "
+        case .colorCurves: "\(key) (curves name): "
+        case .colorSpace: "\(key) (\(ColorSpaceChoice.options.joined(separator: ", "))): "
+        default: "\(key) = "
+        }
         mode = .text(TextEntry(purpose: .value(key: key), prompt: prompt, field: TextField(text)))
     }
 
@@ -241,6 +273,7 @@ extension Explorer {
                 try session.setText(entry.field.text, forKey: key)
                 needsRender = true
                 mode = .normal
+                message = nil  // an error from an earlier try is answered
             } catch {
                 message = Message(text: "\(error)", isError: true)
             }
@@ -348,6 +381,37 @@ extension Explorer {
         }
     }
 
+    /// The tone-curve editor: Tab/Shift-Tab or 0–4 select a point (the controls' cursor follows it), arrows
+    /// move it with x held between its neighbours, = types it.
+    private func modalCurve(_ key: Key, originals: [String: FilterValue]) {
+        guard let session, let control = currentControl, case .curvePoint(let index) = control.kind else {
+            mode = .normal
+            return
+        }
+        switch key {
+        case .enter:
+            mode = .normal
+        case .escape:
+            for (inputKey, value) in originals { apply(value, to: inputKey) }
+            mode = .normal
+        case .tab, .backTab, .char("0"), .char("1"), .char("2"), .char("3"), .char("4"):
+            let count = ToneCurveEditor.pointCount
+            let target: Int = switch key {
+            case .tab: (index + 1) % count
+            case .backTab: (index + count - 1) % count
+            case .char(let c): c.wholeNumberValue ?? index
+            default: index
+            }
+            if let row = session.controls.firstIndex(where: { $0.kind == .curvePoint(index: target) }) { controlCursor = row }
+        case .char("="):
+            beginTextEntry(control)
+        default:
+            guard let (dx, dy, coarse) = arrow(key) else { return }
+            apply(.vector(ToneCurveEditor.moved(session.curvePoints, index: index, dx: dx, dy: dy, coarse: coarse)),
+                  to: control.input.key)
+        }
+    }
+
     // MARK: Mouse
 
     private func handleMouse(_ mouse: MouseEvent) {
@@ -392,7 +456,7 @@ extension Explorer {
                     draggingSlider = row
                 } else if mouse.action != .drag, x >= bar.x {
                     if case .toggle = control.kind { step(control, by: 1, coarse: false) }
-                    if case .image = control.kind { step(control, by: x < bar.x + 2 ? -1 : 1, coarse: false) }
+                    if control.kind.isChooser { step(control, by: x < bar.x + 2 ? -1 : 1, coarse: false) }
                 }
             default: return
             }
@@ -408,6 +472,8 @@ extension Explorer {
             case .rectangle:
                 guard case .vector(let r)? = session?.value(forKey: key), r.count == 4 else { return }
                 apply(.vector([point.x.rounded(), point.y.rounded(), r[2], r[3]]), to: key)
+            case .curvePoint:
+                message = Message(text: "tone-curve points move with the arrow keys: Enter opens the curve editor", isError: false)
             default:
                 message = Message(text: "choose a point input to place it with the mouse", isError: false)
             }

@@ -13,6 +13,10 @@ public enum ImageChoice: Equatable, Sendable {
     case sample(String)
     /// Any file.
     case file(String)
+    /// A generated gradient (`StockImages.gradient(named:)`), for CIColorMap.
+    case gradient(String)
+    /// A generated palette (`StockImages.palette(named:)`), for CIPalettize and CIPaletteCentroid.
+    case palette(String)
 
     public var persisted: String {
         switch self {
@@ -21,6 +25,8 @@ public enum ImageChoice: Equatable, Sendable {
         case .mask: "mask"
         case .sample(let name): "sample:" + name
         case .file(let path): "file:" + path
+        case .gradient(let name): "gradient:" + name
+        case .palette(let name): "palette:" + name
         }
     }
 
@@ -32,6 +38,8 @@ public enum ImageChoice: Equatable, Sendable {
         default:
             if text.hasPrefix("sample:") { self = .sample(String(text.dropFirst(7))) }
             else if text.hasPrefix("file:") { self = .file(String(text.dropFirst(5))) }
+            else if text.hasPrefix("gradient:") { self = .gradient(String(text.dropFirst(9))) }
+            else if text.hasPrefix("palette:") { self = .palette(String(text.dropFirst(8))) }
             else { return nil }
         }
     }
@@ -93,10 +101,31 @@ public final class SampleLibrary {
         return names.filter { ImageFile.Format(path: $0) != nil }.sorted()
     }
 
-    /// What the image chooser cycles through.
+    /// The pictures every image chooser offers.
     public var choices: [ImageChoice] {
         let used = Set([sourceName, (secondPath as NSString).lastPathComponent])
         return [.source, .second, .mask] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
+    }
+
+    /// What the image chooser of an input with this role cycles through: the generated gradients or palettes
+    /// first (the first is the stock image), then the pictures.
+    public func choices(for role: ImageRole) -> [ImageChoice] {
+        switch role {
+        case .picture: choices
+        case .gradient: StockImages.gradientNames.map(ImageChoice.gradient) + choices
+        case .palette: StockImages.paletteNames.map(ImageChoice.palette) + choices
+        }
+    }
+
+    /// The image an input of this role starts with.
+    public func stockChoice(for role: ImageRole, key: String) -> ImageChoice {
+        switch role {
+        case .gradient, .palette: return choices(for: role)[0]
+        case .picture:
+            if key == "inputImage" { return .source }
+            if key.localizedCaseInsensitiveContains("mask") { return .mask }
+            return .second  // targets, backgrounds, textures, displacement maps
+        }
     }
 
     public func label(_ choice: ImageChoice) -> String {
@@ -106,15 +135,17 @@ public final class SampleLibrary {
         case .mask: "mask (radial)"
         case .sample(let name): name
         case .file(let path): path
+        case .gradient(let name): "gradient \(name)"
+        case .palette(let name): "palette \(name)"
         }
     }
 
-    /// The path a choice reads, for command lines (the mask has none).
+    /// The path a choice reads, for command lines (generated images have none: export writes them).
     public func path(_ choice: ImageChoice) -> String? {
         switch choice {
         case .source: sourcePath
         case .second: secondPath
-        case .mask: nil
+        case .mask, .gradient, .palette: nil
         case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }
         case .file(let path): path
         }
@@ -125,6 +156,13 @@ public final class SampleLibrary {
         case .source: return source
         case .second: return second
         case .mask: return mask
+        case .gradient(let name), .palette(let name):
+            // Made once, so each render sees the same image (and the context's cache can reuse its work).
+            if let image = cache[choice.persisted] { return image }
+            let made = if case .gradient = choice { StockImages.gradient(named: name) } else { StockImages.palette(named: name) }
+            guard let image = made else { throw FilterExplorerError("no generated \(choice.persisted.split(separator: ":")[0]) named \(name)") }
+            cache[choice.persisted] = image
+            return image
         case .sample, .file:
             guard let path = path(choice) else { throw FilterExplorerError("no sample directory for \(choice.persisted)") }
             if let image = cache[path] { return image }

@@ -16,8 +16,17 @@ public final class FilterSession {
     public private(set) var edited: Set<String> = []
     /// The image each image input shows.
     public private(set) var imageChoices: [String: ImageChoice] = [:]
+    /// The table each colour-table input (cube, curves) holds; its bytes are made by `rebuildTables`.
+    public private(set) var tableChoices: [String: TableChoice] = [:]
+    /// .cube files read so far, by path (read again whenever one is chosen).
+    private var cubeFiles: [String: (dimension: Int, data: [UInt8])] = [:]
     private let filter: Filter
     private let samples: SampleLibrary
+
+    /// The dimension looks are built at when the filter starts: fine enough to follow smooth looks closely.
+    public static let stockCubeDimension = 32
+    /// The inputs colour tables are built from: changing one rebuilds the tables.
+    static let tableParameters: Set<String> = ["inputCubeDimension", "inputColorSpace", "inputCurvesDomain"]
 
     public init(descriptor: FilterDescriptor, samples: SampleLibrary) throws {
         self.descriptor = descriptor
@@ -32,9 +41,23 @@ public final class FilterSession {
 
     public func value(forKey key: String) -> FilterValue? { filter.value(forKey: key) }
 
+    public func kind(forKey key: String) -> ControlKind? { controls.first { $0.input.key == key }?.kind }
+
     /// Sets an input (validated by the engine: a wrong type or an out-of-range value throws, nothing changes).
+    /// A colour space name is stored in its canonical spelling; a dimension, colour space or domain rebuilds the
+    /// colour tables made from it (refused, with nothing changed, when a .cube file fixes the dimension).
     public func set(_ value: FilterValue, forKey key: String) throws {
+        var value = value
+        if kind(forKey: key) == .colorSpace, case .string(let text) = value { value = .string(try ColorSpaceChoice.canonical(text)) }
+        let previous = filter.value(forKey: key)
         try filter.setValue(value, forKey: key)
+        if Self.tableParameters.contains(key) {
+            do { try rebuildTables(changing: key) } catch {
+                try? filter.setValue(previous, forKey: key)
+                try? rebuildTables(changing: nil)
+                throw error
+            }
+        }
         edited.insert(key)
     }
 
@@ -44,12 +67,47 @@ public final class FilterSession {
         edited.insert(key)
     }
 
-    /// Parses text typed for an input (the same parser as the command line) and sets it.
+    /// Chooses a colour table. A .cube file is read (again) now: a malformed one is an error naming the line,
+    /// and the previous table stays. Choosing a file sets inputCubeDimension to its size.
+    public func setTable(_ choice: TableChoice, forKey key: String) throws {
+        if case .cubeFile(let path) = choice { cubeFiles[path] = try Self.readCubeFile(path) }
+        let previous = tableChoices[key]
+        tableChoices[key] = choice
+        do { try rebuildTables(changing: nil) } catch {
+            tableChoices[key] = previous
+            try? rebuildTables(changing: nil)
+            throw error
+        }
+        edited.insert(key)
+    }
+
+    static func readCubeFile(_ path: String) throws -> (dimension: Int, data: [UInt8]) {
+        let text: String
+        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
+            throw FilterExplorerError("\(path): cannot read the file")
+        }
+        do { return try ColorCubeData.parseCubeFile(text) } catch {
+            throw FilterExplorerError("\(path): \(error)")
+        }
+    }
+
+    /// Parses text typed for an input (the same parser as the command line) and sets it. Choosers also take
+    /// the name of one of their options; a cube takes a .cube file's path.
     public func setText(_ text: String, forKey key: String) throws {
         guard let input = descriptor.input(key) else { return }
-        if input.isImage {
-            try setImage(.file(text.trimmingCharacters(in: .whitespaces)), forKey: key)
-        } else {
+        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        switch kind(forKey: key) {
+        case .image?:
+            try setImage(.file(trimmed), forKey: key)
+        case .colorCube?:
+            try setTable(TableChoice.named(trimmed, in: TableChoice.cubeOptions) ?? .cubeFile(trimmed), forKey: key)
+        case .colorCurves?:
+            guard let choice = TableChoice.named(trimmed, in: TableChoice.curvesOptions) else {
+                throw FilterExplorerError("\(name).\(key): no curves named \"\(trimmed)\"; choose one of "
+                    + TableChoice.curvesOptions.map(\.label).joined(separator: ", "))
+            }
+            try setTable(choice, forKey: key)
+        default:
             try set(ValueParser.parse(text, for: input, filter: name), forKey: key)
         }
     }
@@ -58,16 +116,89 @@ public final class FilterSession {
     public func resetAll() {
         filter.setDefaults()
         imageChoices = [:]
+        tableChoices = [:]
         edited = []
         for input in descriptor.inputs { applyStock(input) }
+        try? rebuildTables(changing: nil)
     }
 
     public func reset(_ key: String) {
         guard let input = descriptor.input(key) else { return }
         try? filter.setValue(Filter(name: name)?.value(forKey: key), forKey: key)
         imageChoices[key] = nil
+        tableChoices[key] = nil
         edited.remove(key)
         applyStock(input)
+        try? rebuildTables(changing: nil)
+    }
+
+    // MARK: Colour tables
+
+    /// Makes every colour-table input's bytes from its choice, so that data, dimension, colour space and domain
+    /// agree: a .cube file sets inputCubeDimension (all cubes of a filter share it); looks are built at that
+    /// dimension for the filter's colour space; curves over inputCurvesDomain. `changing` is the table
+    /// parameter the person just set: setting inputCubeDimension away from a .cube file's size is refused.
+    private func rebuildTables(changing key: String?) throws {
+        guard !tableChoices.isEmpty else { return }
+        let files = tableChoices.sorted { $0.key < $1.key }.compactMap { entry -> (path: String, dimension: Int)? in
+            guard case .cubeFile(let path) = entry.value, let file = cubeFiles[path] else { return nil }
+            return (path, file.dimension)
+        }
+        if let first = files.first {
+            if let other = files.first(where: { $0.dimension != first.dimension }) {
+                throw FilterExplorerError("the cubes share inputCubeDimension, but \(first.path) is \(first.dimension)³ "
+                    + "and \(other.path) \(other.dimension)³")
+            }
+            if key == "inputCubeDimension", integer("inputCubeDimension") != first.dimension {
+                throw FilterExplorerError("inputCubeDimension is \(first.dimension), the size of the .cube file "
+                    + "\(first.path); choose a look to use another dimension")
+            }
+            try filter.setValue(.number(Double(first.dimension)), forKey: "inputCubeDimension")
+        }
+        let space: NamedColorSpace? = if case .string(let text)? = filter.value(forKey: "inputColorSpace") {
+            try NamedColorSpace(name: text)
+        } else { nil }
+        for (key, choice) in tableChoices {
+            let data: [UInt8]
+            switch choice {
+            case .look(let look):
+                let dimension = integer("inputCubeDimension") ?? Self.stockCubeDimension
+                // The identity is exact in any space (a look is built through sRGB and back, off by float dust).
+                data = look == .identity ? ColorCubeData.identity(dimension: dimension)
+                    : ColorCubeData.look(look, dimension: dimension, space: space ?? .linear)
+            case .cubeFile(let path):
+                guard let file = cubeFiles[path] else { throw FilterExplorerError("\(path) has not been read") }
+                data = file.data
+            case .curves(let preset):
+                guard case .vector(let domain)? = filter.value(forKey: "inputCurvesDomain"), domain.count == 2, domain[1] > domain[0] else {
+                    throw FilterExplorerError("\(name).inputCurvesDomain must be [min max] with max > min")
+                }
+                data = preset.table(domain: (domain[0], domain[1]), space: space)
+            }
+            try filter.setValue(.data(data), forKey: key)
+        }
+    }
+
+    /// CIToneCurve's five points ([x y] each; empty where unset).
+    public var curvePoints: [[Double]] {
+        (0..<ToneCurveEditor.pointCount).map { i in
+            if case .vector(let v)? = value(forKey: ToneCurveEditor.key(i)) { v } else { [] }
+        }
+    }
+
+    private func integer(_ key: String) -> Int? {
+        if case .number(let n)? = filter.value(forKey: key) { Int(n.rounded()) } else { nil }
+    }
+
+    /// The text a control row and the status line show for an input's value.
+    public func displayText(_ control: InputControl) -> String {
+        let key = control.input.key
+        if let choice = imageChoices[key] { return samples.label(choice) }
+        if let choice = tableChoices[key] {
+            guard case .colorCube = control.kind, let dimension = integer("inputCubeDimension") else { return choice.label }
+            return "\(choice.label) (\(dimension)³)"
+        }
+        return ControlDisplay.text(value(forKey: key), kind: control.kind)
     }
 
     // MARK: Stock inputs, as CIFilterTest sets them up
@@ -80,12 +211,14 @@ public final class FilterSession {
         func put(_ value: FilterValue) { try? filter.setValue(value, forKey: key) }
         switch (input.valueClass, input.type) {
         case (.image, _):
-            let choice: ImageChoice = switch key {
-            case "inputImage": .source
-            case _ where key.localizedCaseInsensitiveContains("mask"): .mask
-            default: .second  // targets, backgrounds, textures, displacement maps
-            }
-            imageChoices[key] = choice
+            imageChoices[key] = samples.stockChoice(for: ImageRole(input), key: key)
+        case (.data, _) where kind(forKey: key) == .colorCube:
+            // A visible look rather than the identity; with two cubes, black and white where the mask is black.
+            tableChoices[key] = .look(key == "inputCube0Data" ? .blackAndWhite : .warm)
+        case (.data, _) where kind(forKey: key) == .colorCurves:
+            tableChoices[key] = .curves(.sCurve)
+        case (.number, _) where key == "inputCubeDimension":
+            put(.number(Double(Self.stockCubeDimension)))
         case (.vector, .position?):
             put(.vector(Self.stockPosition(key: key, in: rect)))
         case (.vector, .rectangle?):
@@ -140,11 +273,13 @@ public final class FilterSession {
 
     // MARK: Persistence and command lines
 
-    /// The edited values as text: `ValueParser.format` for values, `ImageChoice.persisted` for images.
+    /// The edited values as text: `ValueParser.format` for values, `ImageChoice.persisted` for images and
+    /// `TableChoice.persisted` for colour tables (a look's name or a .cube path, not its bytes).
     public func persistedValues() -> [String: String] {
         var result: [String: String] = [:]
         for key in edited {
             if let choice = imageChoices[key] { result[key] = choice.persisted }
+            else if let choice = tableChoices[key] { result[key] = choice.persisted }
             else if let value = filter.value(forKey: key) { result[key] = ValueParser.format(value) }
         }
         return result
@@ -162,6 +297,9 @@ public final class FilterSession {
                 if input.isImage {
                     guard let choice = ImageChoice(persisted: text) else { throw FilterExplorerError("unknown image \(text)") }
                     try setImage(choice, forKey: key)
+                } else if tableChoices[key] != nil {
+                    guard let choice = TableChoice(persisted: text) else { throw FilterExplorerError("unknown table \(text)") }
+                    try setTable(choice, forKey: key)
                 } else {
                     try set(ValueParser.parse(text, for: input, filter: name), forKey: key)
                 }
@@ -172,16 +310,70 @@ public final class FilterSession {
         return warnings
     }
 
-    /// The `cifiltertest render` command that makes the same output: every non-image value that differs from
-    /// the catalogue default, other images by path (`maskPath` for the generated mask, written beside the output).
-    public func renderCommand(output: String, maskPath: String?) -> String {
+    /// A file export writes beside the output for an input the command line can only name by a path: a
+    /// generated image (mask, gradient, palette) as a 16-bit PNG, a look as an Adobe .cube file, curves as raw
+    /// float32 bytes (`.f32`). Named after the output and the input: `out-mask.png`, `out-cube0.cube`.
+    public struct ExportFile: Sendable {
+        public enum Contents: Sendable {
+            case image(Image)
+            case bytes([UInt8])
+        }
+        public let key: String
+        public let path: String
+        public let contents: Contents
+
+        /// Writes the file (images as 16-bit PNG, so they read back as they were made).
+        public func write(context: RenderContext) throws {
+            switch contents {
+            case .image(let image): try ImageFile.write(image, to: path, sixteenBit: true, context: context)
+            case .bytes(let bytes): try Data(bytes).write(to: URL(fileURLWithPath: path))
+            }
+        }
+    }
+
+    /// The files `renderCommand(output:)` refers to that export must write.
+    public func exportFiles(output: String) -> [ExportFile] {
+        let base = (output as NSString).deletingPathExtension
+        var files: [ExportFile] = []
+        for control in controls {
+            let key = control.input.key
+            // inputMaskImage → "mask", inputCube0Data → "cube0", inputGradientImage → "gradient".
+            var stem = key.hasPrefix("input") ? String(key.dropFirst(5)) : key
+            for suffix in ["Image", "Data"] where stem.hasSuffix(suffix) && stem.count > suffix.count { stem = String(stem.dropLast(suffix.count)) }
+            stem = stem.prefix(1).lowercased() + stem.dropFirst()
+            if let choice = imageChoices[key], samples.path(choice) == nil, let image = try? samples.image(choice) {
+                files.append(ExportFile(key: key, path: "\(base)-\(stem).png", contents: .image(image)))
+            }
+            guard let choice = tableChoices[key], case .data(let data)? = filter.value(forKey: key) else { continue }
+            switch choice {
+            case .cubeFile: break  // named by its own path
+            case .look(let look):
+                let dimension = integer("inputCubeDimension") ?? Self.stockCubeDimension
+                let text = CubeFileText.make(dimension: dimension, data: data, title: "\(look.rawValue), made by cifiltertest")
+                files.append(ExportFile(key: key, path: "\(base)-\(stem).cube", contents: .bytes(Array(text.utf8))))
+            case .curves:
+                files.append(ExportFile(key: key, path: "\(base)-\(stem).f32", contents: .bytes(data)))
+            }
+        }
+        return files
+    }
+
+    /// The words of the `cifiltertest render` command that makes the same output: every non-image value that
+    /// differs from the catalogue default, images and tables by path (`exportFiles` for generated ones).
+    public func renderArguments(output: String) -> [String] {
         var words = ["cifiltertest", "render", name]
+        let written = Dictionary(exportFiles(output: output).map { ($0.key, $0.path) }, uniquingKeysWith: { a, _ in a })
         let defaults = Filter(name: name)
         for control in controls {
             let key = control.input.key
             if let choice = imageChoices[key] {
                 if key == "inputImage" { continue }
-                words.append(key + "=" + (samples.path(choice) ?? maskPath ?? "MASK.png"))
+                if let path = samples.path(choice) ?? written[key] { words.append(key + "=" + path) }
+                continue
+            }
+            if let choice = tableChoices[key] {
+                if case .cubeFile(let path) = choice { words.append(key + "=" + path) }
+                else if let path = written[key] { words.append(key + "=" + path) }
                 continue
             }
             if case .readOnly = control.kind { continue }
@@ -190,9 +382,14 @@ public final class FilterSession {
             if let original = defaults?.value(forKey: key), ValueParser.format(original) == text { continue }
             words.append(key + "=" + text)
         }
-        if let source = imageChoices["inputImage"], let path = samples.path(source) { words += ["-i", path] }
+        if let source = imageChoices["inputImage"], let path = samples.path(source) ?? written["inputImage"] { words += ["-i", path] }
         words += ["-o", output]
-        return words.map(Self.shellQuoted).joined(separator: " ")
+        return words
+    }
+
+    /// `renderArguments` as one shell command line.
+    public func renderCommand(output: String) -> String {
+        renderArguments(output: output).map(Self.shellQuoted).joined(separator: " ")
     }
 
     /// Quotes a word for a POSIX shell when it needs it.
@@ -201,7 +398,4 @@ public final class FilterSession {
         if !word.isEmpty && word.allSatisfy({ safe.contains($0) }) { return word }
         return "'" + word.replacingOccurrences(of: "'", with: "'\\''") + "'"
     }
-
-    /// Whether the filter uses the generated mask (export then writes it beside the output).
-    public var usesMask: Bool { imageChoices.values.contains(.mask) }
 }

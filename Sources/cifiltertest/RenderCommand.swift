@@ -10,12 +10,15 @@ struct RenderCommand: ParsableCommand {
         Each filter name may be followed by KEY=VALUE inputs; several names form a chain, each filter's output
         becoming the next one's inputImage. Values are typed by the catalogue: numbers (0.5, true), vectors
         ("[x y]", "x,y"), colours ("r g b a" in 0…1 or #rrggbb[aa]), rectangles ("[x y w h]"), transforms
-        ("[a b c d tx ty]"), strings, and file paths for image inputs.
+        ("[a b c d tx ty]"), strings, and file paths for image inputs. Data inputs take text, an Adobe .cube file
+        for colour cube tables (give its size as inputCubeDimension too), or a .f32 file of raw little-endian
+        float32 values (CIColorCurves' RGB triples).
 
           cifiltertest render CISepiaTone inputIntensity=0.8 -i photo.png -o sepia.png
           cifiltertest render CIGaussianBlur inputRadius=4 CIVignette inputIntensity=1.2 -i in.jpg -o out.jpg
           cifiltertest render CICheckerboardGenerator inputWidth=40 --crop 0,0,400,300 -o board.png
           cifiltertest render --recipe look.json -i in.png -o out.png
+          cifiltertest render CIColorCube inputCubeData=look.cube inputCubeDimension=33 -i in.png -o out.png
 
         A recipe file is a JSON list of steps: [{"filter": "CISepiaTone", "inputs": {"inputIntensity": 0.8}}].
         """

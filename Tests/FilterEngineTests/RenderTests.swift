@@ -136,6 +136,17 @@ import Testing
         #expect(plain.cacheHits == 0)
     }
 
+    @Test func aCancelledRenderStopsWithAnError() throws {
+        let cancellation = RenderCancellation()
+        cancellation.cancel()
+        let image = try TestImages.pattern().applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(3)])
+        #expect(throws: RenderError.cancelled) {
+            try TestImages.context.renderRGBA8(image, rect: image.extent, cancellation: cancellation)
+        }
+        // Not cancelled: renders as usual.
+        #expect(try TestImages.context.renderRGBA8(image, rect: image.extent, cancellation: RenderCancellation()).width > 0)
+    }
+
     @Test func renderErrors() throws {
         let generator = try Filter(named: "CIRandomGenerator").makeOutputImage()
         #expect(throws: RenderError.infiniteRect) { try TestImages.context.render(generator, rect: generator.extent) }

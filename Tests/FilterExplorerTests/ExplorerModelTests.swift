@@ -123,10 +123,10 @@ enum ExplorerFixtures {
         let samples = try ExplorerFixtures.samples()
         let sepia = try ExplorerFixtures.session("CISepiaTone", samples: samples)
         try sepia.set(.number(0.5), forKey: "inputIntensity")
-        #expect(sepia.renderCommand(output: "out.png", maskPath: nil)
+        #expect(sepia.renderCommand(output: "out.png")
             == "cifiltertest render CISepiaTone inputIntensity=0.5 -i \(samples.sourcePath) -o out.png")
         let twirl = try ExplorerFixtures.session("CITwirlDistortion", samples: samples)
-        #expect(twirl.renderCommand(output: "my out.png", maskPath: nil)
+        #expect(twirl.renderCommand(output: "my out.png")
             == "cifiltertest render CITwirlDistortion 'inputCenter=[256 256]' -i \(samples.sourcePath) -o 'my out.png'")
     }
 }

@@ -100,6 +100,60 @@ struct TmuxExplorerTests {
         try tmux.quitAndCheckRestored()
     }
 
+    @Test func colourCubeLooksAndCubeFiles() throws {
+        let tmux = try Tmux(name: "cube")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIColorCube"])
+        try tmux.waitFor("the cube opens on its stock look, rendered") {
+            $0.contains("Inputs: Color Cube (CIColorCube)") && $0.contains("◂ Warm (32³) ▸") && Tmux.statusLine($0).contains(" ms ")
+        }
+        tmux.send("Tab", "j", "j")
+        try tmux.waitFor("the cube data is selected") { Tmux.statusLine($0).contains("inputCubeData = Warm (32³)") }
+        let before = try tmux.capture(colors: true)
+
+        // → steps to the next look: the status and the preview's cells change.
+        tmux.send("l")
+        try tmux.waitFor("the next look is chosen") { Tmux.statusLine($0).contains("inputCubeData = Cool (32³)") }
+        try tmux.waitFor("the preview's cells change", colors: true) { Tmux.previewRows($0) != Tmux.previewRows(before) }
+
+        // Enter reads a .cube file: a malformed one is refused with its line number and the look stays.
+        let bad = tmux.stateDirectory.appendingPathComponent("bad.cube")
+        try "LUT_3D_SIZE 2\n0 0 0\n1 x 0\n".write(to: bad, atomically: true, encoding: .utf8)
+        tmux.send("Enter")
+        try tmux.waitFor("the file prompt opens") { Tmux.statusLine($0).contains("inputCubeData (.cube file or look): Cool") }
+        tmux.send("C-u")
+        tmux.type(bad.path)
+        tmux.send("Enter")
+        try tmux.waitFor("the error names the line") { $0.contains("bad.cube: .cube line 3: cannot read") }
+        tmux.send("Escape")
+        try tmux.waitFor("the look stays") { $0.contains("◂ Cool (32³) ▸") && !Tmux.statusLine($0).contains(".cube file or look") }
+
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func toneCurveEditor() throws {
+        let tmux = try Tmux(name: "curve")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIToneCurve"])
+        try tmux.waitFor("tone curve opens") { $0.contains("Inputs: Tone Curve") && Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("Tab", "j", "j")
+        try tmux.waitFor("point 1 is selected and the curve is drawn") {
+            Tmux.statusLine($0).contains("inputPoint1 = [0.25 0.25]") && $0.contains("Tone curve (Enter edits)")
+        }
+        tmux.send("Enter")
+        try tmux.waitFor("the curve editor opens") { Tmux.statusLine($0).contains("curve: Tab/0-4 point") }
+        tmux.send("K")
+        try tmux.waitFor("point 1 rises") { $0.contains("point 1 [0.25 0.35]") }
+        // Tab selects the next point; its input stops short of its neighbour's.
+        tmux.send("Tab", "L", "L", "L", "L", "L")
+        try tmux.waitFor("point 2 moves right as far as point 3 allows") { Tmux.statusLine($0).contains("inputPoint2 = [0.74 0.5]") }
+        tmux.send("Escape")
+        try tmux.waitFor("Esc puts every point back") {
+            $0.contains("[0.25 0.25]") && $0.contains("[0.5 0.5]") && $0.contains("Tone curve (Enter edits)")
+        }
+        try tmux.quitAndCheckRestored()
+    }
+
     @Test func generatorResizeAndSignals() throws {
         let tmux = try Tmux(name: "resize")
         defer { tmux.kill() }

@@ -82,9 +82,9 @@ import Testing
         #expect(try kind("CIAffineTransform", "inputTransform") == .transform)
         #expect(try kind("CIQRCodeGenerator", "inputMessage") == .text)
         #expect(try kind("CIColorMonochrome", "inputColor") == .color)
-        #expect(try kind("CISepiaTone", "inputImage") == .image)
-        #expect(try kind("CIToneCurve", "inputPoint0") == .vector)
-        if case .readOnly = try kind("CIColorCube", "inputCubeData") {} else { Issue.record("cube data should be read-only") }
+        #expect(try kind("CISepiaTone", "inputImage") == .image(.picture))
+        #expect(try kind("CITemperatureAndTint", "inputNeutral") == .vector)
+        if case .readOnly = try kind("CIMeshGenerator", "inputMesh") {} else { Issue.record("an NSArray input should be read-only") }
         if case .slider = try kind("CIGaussianBlur", "inputRadius") {} else { Issue.record("radius should be a slider") }
     }
 
@@ -103,7 +103,7 @@ import Testing
             }
         }
         #expect(kinds.isSuperset(of: ["slider", "toggle", "color", "point", "rectangle", "vector", "text", "image",
-                                      "transform", "readOnly"]))
+                                      "transform", "colorCube", "colorCurves", "colorSpace", "curvePoint", "readOnly"]))
     }
 
     @Test func colourStepping() {

@@ -31,7 +31,7 @@ public enum ValueParser {
         case .string, .object, .attributedString:
             value = .string(text)
         case .data:
-            value = .data(Array(text.utf8))
+            value = .data(try data(text, for: input, filter: filter))
         case .image:
             value = .image(try ImageFile.read(trimmed))
         default:
@@ -39,6 +39,28 @@ public enum ValueParser {
         }
         try input.validate(value, filter: filter)
         return value
+    }
+
+    /// A data input's bytes. A value ending in `.cube` that names an existing file is an Adobe .cube 3-D LUT,
+    /// read as a colour cube table (`ColorCubeData.parseCubeFile`; CIColorCube needs its size as
+    /// inputCubeDimension too). A value ending in `.f32` that names an existing file is that file's bytes: a
+    /// table of little-endian float32 values, as Core Image's data inputs hold them (CIColorCurves' RGB
+    /// triples). Any other text is its UTF-8 bytes (barcode messages).
+    static func data(_ text: String, for input: InputDescriptor, filter: String) throws -> [UInt8] {
+        let path = text.trimmingCharacters(in: .whitespaces)
+        let lowered = path.lowercased()
+        guard lowered.hasSuffix(".cube") || lowered.hasSuffix(".f32"), FileManager.default.fileExists(atPath: path) else {
+            return Array(text.utf8)
+        }
+        guard let contents = FileManager.default.contents(atPath: path) else {
+            throw FilterError("\(filter).\(input.key): cannot read \(path)")
+        }
+        guard lowered.hasSuffix(".cube") else { return Array(contents) }
+        do {
+            return try ColorCubeData.parseCubeFile(String(decoding: contents, as: UTF8.self)).data
+        } catch {
+            throw FilterError("\(filter).\(input.key): \(path): \(error)")
+        }
     }
 
     /// Numbers separated by spaces or commas, optionally in brackets: "[1 2]", "1,2", "1 2".

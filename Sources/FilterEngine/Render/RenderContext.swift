@@ -46,21 +46,25 @@ public final class RenderContext: @unchecked Sendable {
     }
 
     /// Renders `rect` to 8-bit sRGB RGBA with straight alpha, rows top to bottom (as image files store them).
-    public func renderRGBA8(_ image: Image, rect: Rect) throws -> (bytes: [UInt8], width: Int, height: Int) {
+    /// With `cancellation`, a render no longer wanted stops between bands and throws `RenderError.cancelled`.
+    public func renderRGBA8(_ image: Image, rect: Rect, cancellation: RenderCancellation? = nil) throws
+        -> (bytes: [UInt8], width: Int, height: Int)
+    {
         let area = try checkedArea(rect)
         var bytes = [UInt8](repeating: 0, count: area.area * 4)
         try bytes.withUnsafeMutableBufferPointer { memory in
-            try renderRGBA8(image, rect: rect, into: memory.baseAddress!)
+            try renderRGBA8(image, rect: rect, into: memory.baseAddress!, cancellation: cancellation)
         }
         return (bytes, area.width, area.height)
     }
 
     /// Renders into caller-owned memory of `width × height × 4` bytes of the rectangle's whole pixels
     /// (for repeated frames without reallocating).
-    public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>) throws {
+    public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>,
+                            cancellation: RenderCancellation? = nil) throws {
         let area = try checkedArea(rect)
         nonisolated(unsafe) let base = base
-        try run(image, area) { evaluator, band in
+        try run(image, area, cancellation) { evaluator, band in
             let (span, memory) = RowEvaluator.makeRow()
             let indices = PixelEncoding.makeIndexScratch()
             defer { memory.deallocate(); indices.deallocate() }
@@ -92,7 +96,7 @@ public final class RenderContext: @unchecked Sendable {
 
     /// Plans the graph, computes the materialised nodes in dependency order, then the output, each split into
     /// bands of rows shared by the worker threads.
-    private func run(_ image: Image, _ area: PixelRect,
+    private func run(_ image: Image, _ area: PixelRect, _ cancellation: RenderCancellation? = nil,
                      output: @escaping (inout RowEvaluator, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: image, rect: area)
         if options.cacheBytes > 0 { plan.useCached(cache.buffer) }
@@ -107,28 +111,30 @@ public final class RenderContext: @unchecked Sendable {
             if case .general(let kernel, _) = plan.nodes[i].kind {
                 let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
                 if kernel.parallel {
-                    parallelBands(request, plan: plan) { _, band in
+                    parallelBands(request, plan: plan, cancellation) { _, band in
                         kernel.body(RegionContext(output: buffer, rect: band, inputs: inputs))
                     }
                 } else {
                     kernel.body(RegionContext(output: buffer, rect: request, inputs: inputs))
                 }
             } else {
-                parallelBands(request, plan: plan) { evaluator, band in
+                parallelBands(request, plan: plan, cancellation) { evaluator, band in
                     for y in band.y..<band.maxY {
                         evaluator.evaluateRow(i, x0: request.x, y: y, count: request.width, into: buffer.row(y))
                     }
                 }
             }
+            if cancellation?.isCancelled == true { throw RenderError.cancelled }
             plan.buffers[i] = buffer
             cache.store(buffer, for: plan.nodes[i])
         }
-        parallelBands(area, plan: plan, output)
+        parallelBands(area, plan: plan, cancellation, output)
+        if cancellation?.isCancelled == true { throw RenderError.cancelled }
     }
 
     /// Splits `rect` into bands of rows and runs `body` on them from every worker thread, each with its own
     /// evaluator (scratch rows allocated once per thread, not per band).
-    private func parallelBands(_ rect: PixelRect, plan: RenderPlan,
+    private func parallelBands(_ rect: PixelRect, plan: RenderPlan, _ cancellation: RenderCancellation? = nil,
                                _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
         let threads = min(options.threads, max(1, rect.height))
         // About four bands per thread balances uneven rows without much per-band overhead.
@@ -142,7 +148,7 @@ public final class RenderContext: @unchecked Sendable {
             defer { evaluator.release() }
             while true {
                 let band = next.take()
-                if band >= bandCount { break }
+                if band >= bandCount || cancellation?.isCancelled == true { break }
                 let y0 = rect.y + band * bandHeight
                 body(&evaluator, PixelRect(x: rect.x, y: y0, width: rect.width, height: min(bandHeight, rect.maxY - y0)))
             }
@@ -201,6 +207,26 @@ final class IntermediateCache: @unchecked Sendable {
     }
 }
 
+/// Lets another thread stop a render that is no longer wanted (a preview replaced by a newer one).
+public final class RenderCancellation: @unchecked Sendable {
+    private var cancelled = false
+    private let lock = NSLock()
+
+    public init() {}
+
+    public func cancel() {
+        lock.lock()
+        cancelled = true
+        lock.unlock()
+    }
+
+    public var isCancelled: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return cancelled
+    }
+}
+
 /// Hands out band numbers to worker threads.
 private final class BandCounter: @unchecked Sendable {
     private var value = 0
@@ -217,9 +243,11 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
     case infiniteRect
     case emptyRect
     case tooLarge(width: Int, height: Int)
+    case cancelled
 
     public var description: String {
         switch self {
+        case .cancelled: "the render was cancelled"
         case .infiniteRect: "the image is infinite: give a rectangle to render (a crop)"
         case .emptyRect: "nothing to render: the rectangle is empty"
         case .tooLarge(let w, let h): "\(w)x\(h) pixels is too large to render"

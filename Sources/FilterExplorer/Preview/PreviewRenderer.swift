@@ -35,6 +35,8 @@ public final class PreviewRenderer: @unchecked Sendable {
     private var finished: PreviewFrame?
     private var stopping = false
     private var lastGeneration = 0
+    /// The render in progress, cancelled when a newer request arrives so the worker moves on at once.
+    private var inProgress: RenderCancellation?
 
     private let context: RenderContext
     private let mode: ColorMode
@@ -58,6 +60,7 @@ public final class PreviewRenderer: @unchecked Sendable {
         defer { condition.unlock() }
         lastGeneration += 1
         pending = (lastGeneration, request)
+        inProgress?.cancel()
         condition.signal()
         return lastGeneration
     }
@@ -102,22 +105,27 @@ public final class PreviewRenderer: @unchecked Sendable {
             }
             let (generation, request) = pending!
             pending = nil
+            let cancellation = RenderCancellation()
+            inProgress = cancellation
             condition.unlock()
 
-            let frame = render(request, generation: generation, converter: converter)
+            let frame = render(request, generation: generation, converter: converter, cancellation: cancellation)
             condition.lock()
-            if (finished?.generation ?? -1) < generation { finished = frame }
+            inProgress = nil
+            // A cancelled frame is dropped: its replacement is already queued.
+            if !cancellation.isCancelled, (finished?.generation ?? -1) < generation { finished = frame }
             condition.broadcast()
             condition.unlock()
         }
     }
 
-    private func render(_ request: PreviewRequest, generation: Int, converter: ChafaConverter) -> PreviewFrame {
+    private func render(_ request: PreviewRequest, generation: Int, converter: ChafaConverter,
+                        cancellation: RenderCancellation) -> PreviewFrame {
         let geometry = request.geometry
         let start = DispatchTime.now().uptimeNanoseconds
         func ms(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e6 }
         do {
-            let (pixels, width, height) = try Self.pixels(for: request, context: context)
+            let (pixels, width, height) = try Self.pixels(for: request, context: context, cancellation: cancellation)
             let rendered = DispatchTime.now().uptimeNanoseconds
             let cells = converter.convert(pixels, width: width, height: height,
                                           columns: geometry.cells.width, rows: geometry.cells.height)
@@ -135,7 +143,9 @@ public final class PreviewRenderer: @unchecked Sendable {
     /// The RGBA8 pixels chafa gets: the shown rectangle at full resolution (chafa downscales it well), first
     /// downscaled by the engine when huge, and upscaled with nearest-neighbour when smaller than the preview so
     /// small outputs (QR codes, barcodes) stay sharp.
-    static func pixels(for request: PreviewRequest, context: RenderContext) throws -> (bytes: [UInt8], width: Int, height: Int) {
+    static func pixels(for request: PreviewRequest, context: RenderContext, cancellation: RenderCancellation? = nil) throws
+        -> (bytes: [UInt8], width: Int, height: Int)
+    {
         let rect = request.geometry.imageRect
         let target = request.geometry.pixelSize
         guard !rect.isInfinite else { throw RenderError.infiniteRect }
@@ -143,9 +153,9 @@ public final class PreviewRenderer: @unchecked Sendable {
         if rect.width * rect.height > Double(maximumDirectPixels) {
             let scale = min(Double(target.width) / rect.width, Double(target.height) / rect.height) * 2
             let scaled = request.image.transformed(by: .scale(x: scale, y: scale))
-            rendered = try context.renderRGBA8(scaled, rect: scaled.extent.integral)
+            rendered = try context.renderRGBA8(scaled, rect: scaled.extent.integral, cancellation: cancellation)
         } else {
-            rendered = try context.renderRGBA8(request.image, rect: rect)
+            rendered = try context.renderRGBA8(request.image, rect: rect, cancellation: cancellation)
         }
         if rendered.width < target.width || rendered.height < target.height {
             rendered = (upscaleNearest(rendered.bytes, width: rendered.width, height: rendered.height,

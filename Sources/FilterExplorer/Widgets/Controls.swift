@@ -15,15 +15,32 @@ public enum ControlKind: Equatable, Sendable {
     /// Other vectors (3-D positions, weights, colour-matrix rows), edited as text.
     case vector
     case text
-    case image
+    /// An image chooser; the role decides what it offers first (pictures, gradients, palettes).
+    case image(ImageRole)
     case transform
+    /// A colour cube table (CIColorCube's family): ← → step through the looks, Enter reads a .cube file.
+    case colorCube
+    /// CIColorCurves' table: ← → step through generated curves.
+    case colorCurves
+    /// A named colour space: ← → step through sRGB, linear, Display P3.
+    case colorSpace
+    /// One of CIToneCurve's five points (`index` 0…4), edited together in the curve editor.
+    case curvePoint(index: Int)
     /// An input the explorer cannot edit, with the reason shown beside it.
     case readOnly(String)
 
     /// Whether Enter opens a modal editor (arrow keys then edit the value) rather than text entry.
     public var hasModalEditor: Bool {
         switch self {
-        case .color, .point, .rectangle, .transform: true
+        case .color, .point, .rectangle, .transform, .curvePoint: true
+        default: false
+        }
+    }
+
+    /// Whether ← → step through a list of choices.
+    public var isChooser: Bool {
+        switch self {
+        case .image, .colorCube, .colorCurves, .colorSpace: true
         default: false
         }
     }
@@ -38,10 +55,12 @@ public enum ControlFactory {
         case .color:
             return .color
         case .vector:
+            // CIToneCurve's points are offsets [input output] in 0…1, edited together as a curve.
+            if input.type == .offset, let index = ToneCurveEditor.pointIndex(of: input.key) { return .curvePoint(index: index) }
             switch input.type {
             case .position: return .point(offset: false)
-            // Offsets named so move a marker from the image centre; other offsets (tone-curve points,
-            // white-point pairs) are plain numbers.
+            // Offsets named so move a marker from the image centre; other offsets (white-point pairs) are
+            // plain numbers.
             case .offset where input.key.hasSuffix("Offset"): return .point(offset: true)
             case .rectangle: return .rectangle
             default: return .vector
@@ -49,14 +68,18 @@ public enum ControlFactory {
         case .transform:
             return .transform
         case .image:
-            return .image
+            return .image(ImageRole(input))
         case .string, .attributedString:
             return .text
         case .data:
-            // Messages are text; colour cubes and curves are binary tables the filter builds from its default.
-            return input.key == "inputMessage" ? .text : .readOnly("a binary table")
+            // Messages are text; colour tables are chosen from generated ones (or a .cube file).
+            if input.key == "inputMessage" { return .text }
+            if input.key.hasPrefix("inputCube") && input.key.hasSuffix("Data") { return .colorCube }
+            if input.key == "inputCurvesData" { return .colorCurves }
+            return .readOnly("a binary table")
         case .object:
-            // Objects the catalogue describes by a default string (font names, colour space names) are text.
+            if input.key == "inputColorSpace" { return .colorSpace }
+            // Objects the catalogue describes by a default string (font names) are text.
             if case .string? = input.defaultValue { return .text }
             return .readOnly("an object that cannot be made here")
         default:
@@ -230,6 +253,7 @@ public enum ControlDisplay {
 
     /// A value as a control row shows it; angles also in degrees.
     public static func text(_ value: FilterValue?, kind: ControlKind) -> String {
+        if value == nil, case .colorSpace = kind { return ColorSpaceChoice.unsetLabel }
         guard let value else { return "(not set)" }
         switch (kind, value) {
         case (.toggle, .number(let n)): return n != 0 ? "[x] on" : "[ ] off"
@@ -239,9 +263,10 @@ public enum ControlDisplay {
         case (.color, .color(let c)):
             return ColorStepper.hex(c) + "  " + zip(ColorStepper.componentNames, c.components)
                 .map { "\($0) \(String(format: "%.2f", $1))" }.joined(separator: " ")
-        case (.point, .vector(let v)), (.rectangle, .vector(let v)), (.vector, .vector(let v)):
+        case (.point, .vector(let v)), (.rectangle, .vector(let v)), (.vector, .vector(let v)), (.curvePoint, .vector(let v)):
             return "[" + v.map(formatNumber).joined(separator: " ") + "]"
         case (.text, .string(let s)): return "\"\(s)\""
+        case (.colorSpace, .string(let s)): return s
         case (.text, .data(let d)): return "\"\(String(decoding: d, as: UTF8.self))\""
         default: return value.description
         }
