@@ -16,16 +16,24 @@ public enum PixelEncoding {
         let (r, g, b, a) = (row.r, row.g, row.b, row.a)
         let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
         let shift = Int32(ColorMath.encodeTableShift)
-        for i in 0..<count {
-            let alpha = a[i]
-            // A transparent pixel has no colour.
-            let inv: Float = alpha > 0 ? 1 / alpha : 0
-            // See ColorMath.encodeTable: the float's top bits index it; clamping the integer index handles
-            // negatives, tiny values and values above 1 without branches.
-            ir[i] = min(max((Int32(bitPattern: (r[i] * inv).bitPattern) &>> shift) &- base, 0), top)
-            ig[i] = min(max((Int32(bitPattern: (g[i] * inv).bitPattern) &>> shift) &- base, 0), top)
-            ib[i] = min(max((Int32(bitPattern: (b[i] * inv).bitPattern) &>> shift) &- base, 0), top)
-            ia[i] = Int32(min(max(alpha, 0), 1) * 255 + 0.5)
+        // See ColorMath.encodeTable: the float's top bits index it; clamping the integer index handles
+        // negatives, tiny values and values above 1 without branches.
+        @inline(__always) func index(_ v: Float) -> Int32 {
+            min(max((Int32(bitPattern: v.bitPattern) &>> shift) &- base, 0), top)
+        }
+        if isOpaque(a, count: count) {
+            // Most spans of most renders: no division by alpha (measured 8% of an opaque sepia render).
+            for i in 0..<count {
+                ir[i] = index(r[i]); ig[i] = index(g[i]); ib[i] = index(b[i]); ia[i] = 255
+            }
+        } else {
+            for i in 0..<count {
+                let alpha = a[i]
+                // A transparent pixel has no colour.
+                let inv: Float = alpha > 0 ? 1 / alpha : 0
+                ir[i] = index(r[i] * inv); ig[i] = index(g[i] * inv); ib[i] = index(b[i] * inv)
+                ia[i] = Int32(min(max(alpha, 0), 1) * 255 + 0.5)
+            }
         }
         ColorMath.encodeTable.withUnsafeBufferPointer { table in
             let lut = table.baseAddress!
@@ -35,5 +43,14 @@ public enum PixelEncoding {
                 UnsafeMutableRawPointer(out + 4 * i).storeBytes(of: word.littleEndian, as: UInt32.self)
             }
         }
+    }
+
+    /// Whether every alpha of a span is exactly 1: an integer OR of bit differences, which vectorises (a float
+    /// min/max reduction does not, for NaN's sake).
+    @inline(__always) static func isOpaque(_ a: UnsafeMutablePointer<Float>, count: Int) -> Bool {
+        let one = Float(1).bitPattern
+        var difference: UInt32 = 0
+        for i in 0..<count { difference |= a[i].bitPattern ^ one }
+        return difference == 0
     }
 }

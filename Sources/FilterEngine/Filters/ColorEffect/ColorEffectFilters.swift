@@ -178,27 +178,15 @@ enum ColorEffectFilters {
         let scale: Float = steps > 1e-3 ? steps : 0
         let inverse: Float = steps > 1e-3 ? 1 / steps : 0
         let offset: Float = steps > 1e-3 ? 0 : 0.5
-        let encode = EncodedCurves.encodeBySquareRoot, decode = EncodedCurves.decode
+        let decode = EncodedCurves.decode
         return ColorKernel(name: "colorPosterize") { span in
-            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let count = span.count
-            let enc = encode.values, dec = decode.values
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { scratch in
-                let scratch = scratch.baseAddress!
-                // Passes over the row, so the arithmetic vectorises apart from the look-ups (see EncodedCurves).
-                for i in 0..<count {
-                    let alpha = a[i]
-                    let inv: Float = alpha > 0 ? 1 / alpha : 0
-                    r[i] *= inv; g[i] *= inv; b[i] *= inv
-                }
-                for channel in [r, g, b] {
-                    EncodedCurves.encode(row: channel, count: count, scratch: scratch, enc)
+            let dec = decode.values
+            // Passes over the row, so the arithmetic vectorises apart from the look-ups (see EncodedCurves).
+            EncodedCurves.withEncodedColour(span.out, count: count) {
+                for channel in [span.out.r, span.out.g, span.out.b] {
                     for i in 0..<count { channel[i] = (channel[i] * scale).rounded() * inverse + offset }
                     EncodedCurves.lookup(dec, row: channel, count: count)
-                }
-                for i in 0..<count {
-                    let alpha = a[i]
-                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha
                 }
             }
         }.apply(extent: image.extent, inputs: [image])
@@ -213,22 +201,14 @@ enum ColorEffectFilters {
         let image = try inputs.image("inputImage")
         let intensity = try inputs.float("inputIntensity")
         if intensity == 0 { return image }
-        let encode = EncodedCurves.encodeBySquareRoot, decode = EncodedCurves.decode
+        let decode = EncodedCurves.decode
         return ColorKernel(name: "dither") { span in
-            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let count = span.count
-            let enc = encode.values, dec = decode.values
+            let dec = decode.values
             let y = UInt32(truncatingIfNeeded: span.y)
             let x0 = UInt32(truncatingIfNeeded: span.x0)
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { scratch in
-                let scratch = scratch.baseAddress!
-                for i in 0..<count {
-                    let alpha = a[i]
-                    let inv: Float = alpha > 0 ? 1 / alpha : 0
-                    r[i] *= inv; g[i] *= inv; b[i] *= inv
-                }
-                for (c, channel) in [r, g, b].enumerated() {
-                    EncodedCurves.encode(row: channel, count: count, scratch: scratch, enc)
+            EncodedCurves.withEncodedColour(span.out, count: count) {
+                for (c, channel) in [span.out.r, span.out.g, span.out.b].enumerated() {
                     let seed = DitherNoise.hash(y ^ DitherNoise.salts[c])
                     for i in 0..<count {
                         let noise = DitherNoise.offset(x: x0 &+ UInt32(truncatingIfNeeded: i), seed: seed) * intensity
@@ -239,10 +219,6 @@ enum ColorEffectFilters {
                         channel[i] = e < 0 ? noisy : (noisy > 0 ? (noisy < upper ? noisy : upper) : 0)
                     }
                     EncodedCurves.lookup(dec, row: channel, count: count)
-                }
-                for i in 0..<count {
-                    let alpha = a[i]
-                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha
                 }
             }
         }.apply(extent: image.extent, inputs: [image])

@@ -82,4 +82,18 @@ enum EncodedCurves {
         lookup(table, row: values, count: count)
         for i in 0..<count { values[i] += scratch[i] }
     }
+
+    /// Runs `work` on a span's colour as straight sRGB-encoded values: unpremultiplies and encodes red, green
+    /// and blue in place, runs `work` (which leaves linear values behind, typically through a decoding table),
+    /// then premultiplies again.
+    @inline(__always) static func withEncodedColour(_ p: PlanarRow, count: Int, _ work: () -> Void) {
+        let enc = encodeBySquareRoot.values
+        SpanColor.unpremultiply(p, count)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { scratch in
+            let scratch = scratch.baseAddress!
+            for channel in [p.r, p.g, p.b] { encode(row: channel, count: count, scratch: scratch, enc) }
+        }
+        work()
+        SpanColor.premultiply(p, count)
+    }
 }

@@ -176,25 +176,15 @@ struct ToneLook: Sendable {
         let (m00, m01, m02, m10, m11, m12, m20, m21, m22) = (m[0][0], m[0][1], m[0][2], m[1][0], m[1][1], m[1][2],
                                                              m[2][0], m[2][1], m[2][2])
         let (o0, o1, o2) = (o[0], o[1], o[2])
-        let encode = EncodedCurves.encodeBySquareRoot
         // Clamping is a multiply-free select; with extrapolation the bounds are simply infinite.
         let low: Float = extrapolate ? -.infinity : 0, high: Float = extrapolate ? .infinity : 1
         return ColorKernel(name: name) { span in
-            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             let count = span.count
-            let enc = encode.values, cr = tr.values, cg = tg.values, cb = tb.values
+            let cr = tr.values, cg = tg.values, cb = tb.values
             @inline(__always) func clamp(_ v: Float) -> Float { v > low ? (v < high ? v : high) : low }
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: count) { scratch in
-                let scratch = scratch.baseAddress!
-                // Passes over the row (see EncodedCurves): unpremultiply, encode, mix, curves, premultiply.
-                for i in 0..<count {
-                    let alpha = a[i]
-                    let inv: Float = alpha > 0 ? 1 / alpha : 0
-                    r[i] *= inv; g[i] *= inv; b[i] *= inv
-                }
-                EncodedCurves.encode(row: r, count: count, scratch: scratch, enc)
-                EncodedCurves.encode(row: g, count: count, scratch: scratch, enc)
-                EncodedCurves.encode(row: b, count: count, scratch: scratch, enc)
+            // Passes over the row (see EncodedCurves): encode, mix, curves back to linear.
+            EncodedCurves.withEncodedColour(span.out, count: count) {
                 for i in 0..<count {
                     let er = clamp(r[i]), eg = clamp(g[i]), eb = clamp(b[i])
                     r[i] = clamp(m00 * er + m01 * eg + m02 * eb + o0)
@@ -204,10 +194,6 @@ struct ToneLook: Sendable {
                 EncodedCurves.lookup(cr, row: r, count: count)
                 EncodedCurves.lookup(cg, row: g, count: count)
                 EncodedCurves.lookup(cb, row: b, count: count)
-                for i in 0..<count {
-                    let alpha = a[i]
-                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha
-                }
             }
         }
     }
