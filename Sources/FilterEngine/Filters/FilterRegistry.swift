@@ -5,6 +5,7 @@ public enum FilterRegistry {
         let families: [[String: FilterImplementation]] = [
             ColorAdjustmentFilters.all, ColorEffectFilters.all, GeneratorFilters.all, CompositeFilters.all,
             BlurFilters.all, GeometryFilters.all, DistortionFilters.all, ReductionFilters.all,
+            BarcodeFilters.all,
         ]
         for family in families {
             all.merge(family) { _, _ in fatalError("a filter is registered twice") }
@@ -25,7 +26,7 @@ public enum FilterRegistry {
         "CIBlendWithAlphaMask", "CIBlendWithBlueMask", "CIBlendWithMask", "CIBlendWithRedMask", "CIBloom",
         "CIBlurredRectangleGenerator", "CIBokehBlur", "CIBoxBlur", "CIBumpDistortion", "CIBumpDistortionLinear",
         "CICMYKHalftone", "CICannyEdgeDetector", "CICircleSplashDistortion", "CICircularScreen", "CICircularWrap",
-        "CIClamp", "CICode128BarcodeGenerator", "CIColorBlendMode", "CIColorBurnBlendMode", "CIColorDodgeBlendMode",
+        "CIClamp", "CIColorBlendMode", "CIColorBurnBlendMode", "CIColorDodgeBlendMode",
         "CIColumnAverage", "CIComicEffect", "CIConvolution3X3", "CIConvolution5X5", "CIConvolution7X7",
         "CIConvolution9Horizontal", "CIConvolution9Vertical", "CIConvolutionRGB3X3", "CIConvolutionRGB5X5",
         "CIConvolutionRGB7X7", "CIConvolutionRGB9Horizontal", "CIConvolutionRGB9Vertical", "CICopyMachineTransition",
@@ -49,7 +50,7 @@ public enum FilterRegistry {
         "CIPDF417BarcodeGenerator", "CIPageCurlTransition", "CIPageCurlWithShadowTransition", "CIParallelogramTile",
         "CIPerspectiveCorrection", "CIPerspectiveRotate", "CIPerspectiveTile", "CIPerspectiveTransform",
         "CIPerspectiveTransformWithExtent", "CIPinLightBlendMode", "CIPinchDistortion", "CIPixellate",
-        "CIPointillize", "CIQRCodeGenerator", "CIRadialGradient", "CIRippleTransition", "CIRoundedRectangleGenerator",
+        "CIPointillize", "CIRadialGradient", "CIRippleTransition", "CIRoundedRectangleGenerator",
         "CIRoundedRectangleStrokeGenerator", "CIRowAverage", "CISampleNearest", "CISaturationBlendMode",
         "CIScreenBlendMode", "CIShadedMaterial", "CISharpenLuminance", "CISixfoldReflectedTile",
         "CISixfoldRotatedTile", "CISmoothLinearGradient", "CISobelGradients", "CISoftLightBlendMode",
