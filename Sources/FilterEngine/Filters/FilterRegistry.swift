@@ -22,7 +22,7 @@ public enum FilterRegistry {
         "CIAccordionFoldTransition", "CIAdditionCompositing", "CIAffineTile", "CIAreaAlphaWeightedHistogram",
         "CIAreaBoundsRed", "CIAreaHistogram", "CIAreaLogarithmicHistogram", "CIAreaMaximum", "CIAreaMaximumAlpha",
         "CIAreaMinMax", "CIAreaMinMaxRed", "CIAreaMinimum", "CIAreaMinimumAlpha", "CIAttributedTextImageGenerator",
-        "CIAztecCodeGenerator", "CIBarcodeGenerator", "CIBarsSwipeTransition", "CIBicubicScaleTransform",
+        "CIBarcodeGenerator", "CIBarsSwipeTransition", "CIBicubicScaleTransform",
         "CIBlendWithAlphaMask", "CIBlendWithBlueMask", "CIBlendWithMask", "CIBlendWithRedMask", "CIBloom",
         "CIBlurredRectangleGenerator", "CIBokehBlur", "CIBoxBlur", "CIBumpDistortion", "CIBumpDistortionLinear",
         "CICMYKHalftone", "CICannyEdgeDetector", "CICircleSplashDistortion", "CICircularScreen", "CICircularWrap",

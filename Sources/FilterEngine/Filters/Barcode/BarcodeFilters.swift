@@ -5,6 +5,7 @@ enum BarcodeFilters {
     static let all: [String: FilterImplementation] = [
         "CIQRCodeGenerator": qrCode,
         "CICode128BarcodeGenerator": code128,
+        "CIAztecCodeGenerator": aztec,
     ]
 
     /// An opaque image of `width`×`height` pixels from `dark(x, row)`, where row 0 is the top row.
@@ -51,6 +52,26 @@ enum BarcodeFilters {
         return moduleImage(width: bars.count + 2 * quiet, height: height + 2 * quiet) { x, y in
             let mx = x - quiet, my = y - quiet
             return mx >= 0 && mx < bars.count && my >= 0 && my < height && bars[mx]
+        }
+    }
+
+    /// The Aztec symbol of the message bytes with a one-module light margin (as the QR generator draws it).
+    /// Layers left unset: the fewest that hold the message; compact style: the compact format (1-4 layers)
+    /// instead of the full-range one.
+    static func aztec(_ inputs: FilterInputs) throws -> Image {
+        let bytes = try inputs.data("inputMessage") ?? []
+        let percent = try inputs.integer("inputCorrectionLevel")
+        let compact = try inputs.bool("inputCompactStyle")
+        let layers = try inputs.has("inputLayers") ? try inputs.integer("inputLayers") : nil
+        guard let code = AztecCode(bytes: bytes, correctionPercent: percent, compact: compact, layers: layers) else {
+            let format = compact ? "a compact" : "a full-range"
+            let where_ = layers.map { " with \($0) layers" } ?? ""
+            throw FilterError("CIAztecCodeGenerator: \(bytes.count) bytes do not fit in \(format) Aztec code\(where_) at \(percent)% correction")
+        }
+        let quiet = 1, size = code.size
+        return moduleImage(width: size + 2 * quiet, height: size + 2 * quiet) { x, y in
+            let mx = x - quiet, my = y - quiet
+            return mx >= 0 && mx < size && my >= 0 && my < size && code.isDark(x: mx, y: my)
         }
     }
 }
