@@ -38,7 +38,7 @@ import Testing
 
     struct Decoded { var compact: Bool; var layers: Int; var dataWords: Int; var message: [UInt8] }
 
-    static func decode(_ image: Image, compact: Bool) throws -> Decoded {
+    static func decode(_ image: Image) throws -> Decoded {
         let buffer = try TestImages.render(image)
         let full = buffer.rect.width
         #expect(buffer.rect.height == full)
@@ -48,6 +48,8 @@ import Testing
         let size = full - 2
         func dark(_ x: Int, _ y: Int) -> Bool { px(x + 1, y + 1) }
         let center = size / 2
+        // A compact bullseye has its orientation corner five modules out; a full-range one a light ring there.
+        let compact = dark(center - 5, center - 5)
         let eye = compact ? 5 : 7
         // Bullseye: dark rings at even Chebyshev distances, light at odd ones, inside the mode ring.
         for dy in -(eye - 1)...(eye - 1) {
@@ -219,34 +221,42 @@ import Testing
         ("Core Image: AZTEC 2D, 0123456789.\r\nmixed @\\^_`|~ and {brackets}!", 50, false),
         (String(repeating: "Zürich 2026 ", count: 40), 23, false), (String(repeating: "x", count: 20), 95, true),
     ])
-    func symbolsReadBack(_ message: String, _ percent: Int, _ compact: Bool) throws {
+    func symbolsReadBack(_ message: String, _ percent: Int, _ compactOnly: Bool) throws {
         let bytes = Array(message.utf8)
-        let image = try Self.aztec(bytes, percent: percent, compact: compact)
+        let image = try Self.aztec(bytes, percent: percent, compact: compactOnly)
         #expect(image.extent.minX == 0 && image.extent.minY == 0)
-        let decoded = try Self.decode(image, compact: compact)
+        let decoded = try Self.decode(image)
         #expect(decoded.message == bytes)
-        #expect(decoded.layers >= 1 && decoded.layers <= (compact ? 4 : 32))
+        if compactOnly { #expect(decoded.compact) }
+        // Automatic: compact while it fits, then full-range from 4 layers.
+        #expect(decoded.compact ? decoded.layers <= 4 : decoded.layers >= 4)
     }
 
     @Test func sizesAndLayers() throws {
-        // Full-range: 19×19 for one layer (plus the margin); compact: 15×15.
-        #expect(try Self.aztec([65]).extent == Rect(x: 0, y: 0, width: 21, height: 21))
+        // Compact one layer: 15×15 (plus the margin), automatically or asked for; full-range one layer: 19×19.
+        #expect(try Self.aztec([65]).extent == Rect(x: 0, y: 0, width: 17, height: 17))
         #expect(try Self.aztec([65], compact: true).extent == Rect(x: 0, y: 0, width: 17, height: 17))
+        #expect(try Self.aztec([65], layers: 1).extent == Rect(x: 0, y: 0, width: 21, height: 21))
+        #expect(try Self.decode(try Self.aztec([65], layers: 1)).compact == false)
+        // Beyond compact capacity the automatic choice is full-range.
+        let long = try Self.decode(try Self.aztec([UInt8](repeating: 200, count: 100)))
+        #expect(!long.compact && long.message == [UInt8](repeating: 200, count: 100))
         // Fixed layers: 4 full-range layers are 31×31; 16 layers are 78 modules plus 5 grid lines (and the margin).
         #expect(try Self.aztec([65], layers: 4).extent.width == 31 + 2)
         let big = try Self.aztec(Array("layers".utf8), layers: 16)
         #expect(big.extent.width == 78 + 1 + 2 * ((78 / 2 - 1) / 15) + 2)
-        let decoded = try Self.decode(big, compact: false)
+        let decoded = try Self.decode(big)
         #expect(decoded.layers == 16 && decoded.message == Array("layers".utf8))
-        let compact3 = try Self.decode(try Self.aztec(Array("abc".utf8), compact: true, layers: 3), compact: true)
-        #expect(compact3.layers == 3 && compact3.message == Array("abc".utf8))
+        let compact3 = try Self.decode(try Self.aztec(Array("abc".utf8), compact: true, layers: 3))
+        #expect(compact3.compact && compact3.layers == 3 && compact3.message == Array("abc".utf8))
         // Too much for the format or the layers asked for: an error (Core Image gives no image).
         #expect(throws: FilterError.self) { try Self.aztec([UInt8](repeating: 7, count: 200), compact: true) }
         #expect(throws: FilterError.self) { try Self.aztec([UInt8](repeating: 7, count: 200), layers: 1) }
+        #expect(throws: FilterError.self) { try Self.aztec([UInt8](repeating: 200, count: 2500)) }
         #expect(throws: FilterError.self) { try Self.aztec([UInt8](repeating: 7, count: 20), compact: true, layers: 5) }
         // Unset message: an empty symbol.
         let empty = try Filter(named: "CIAztecCodeGenerator").makeOutputImage()
-        #expect(try Self.decode(empty, compact: false).message.isEmpty)
+        #expect(try Self.decode(empty).message.isEmpty)
     }
 
     @Test func moreCorrectionNeverShrinks() throws {

@@ -192,23 +192,32 @@ struct AztecCode {
         return words
     }
 
-    /// The symbol, or nil when the message does not fit (in the requested layers, if any).
-    init?(bytes: [UInt8], correctionPercent: Int, compact: Bool, layers requested: Int?) {
+    /// The symbol, or nil when the message does not fit (in the requested layers, if any). With `compactOnly`
+    /// false and no layer count, the smallest symbol that holds the message: compact with 1-4 layers, then
+    /// full-range from 4 layers up (a full-range symbol of 1-3 layers is never smaller than a compact one that
+    /// holds as much). A layer count alone asks for a full-range symbol; with `compactOnly`, a compact one.
+    init?(bytes: [UInt8], correctionPercent: Int, compactOnly: Bool, layers requested: Int?) {
         let data = Self.highLevelBits(bytes).bits
         let eccBits = data.count * correctionPercent / 100 + 11
-        let candidates = requested.map { [$0] } ?? Array(1...(compact ? 4 : 32))
-        var found: (layers: Int, words: [Int], wordSize: Int)?
-        for layers in candidates where layers >= 1 && layers <= (compact ? 4 : 32) {
+        var candidates: [(compact: Bool, layers: Int)]
+        if let requested {
+            candidates = [(compactOnly, requested)]
+        } else {
+            candidates = (1...4).map { (true, $0) }
+            if !compactOnly { candidates += (4...32).map { (false, $0) } }
+        }
+        var found: (compact: Bool, layers: Int, words: [Int], wordSize: Int)?
+        for (compact, layers) in candidates where layers >= 1 && layers <= (compact ? 4 : 32) {
             let total = Self.totalBits(layers, compact: compact)
             let size = Self.wordSize(layers)
             let usable = total - total % size
             guard data.count + eccBits <= usable else { continue }
             let words = Self.stuff(data, wordSize: size)
             guard words.count * size + eccBits <= usable, words.count <= (compact ? 64 : 2048) else { continue }
-            found = (layers, words, size)
+            found = (compact, layers, words, size)
             break
         }
-        guard let (layers, messageWords, wordSize) = found else { return nil }
+        guard let (compact, layers, messageWords, wordSize) = found else { return nil }
 
         // Check words fill the layers; a few leading pad bits when the layer bits are not a whole number of words.
         let total = Self.totalBits(layers, compact: compact)

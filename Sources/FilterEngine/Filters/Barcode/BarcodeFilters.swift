@@ -56,15 +56,15 @@ enum BarcodeFilters {
     }
 
     /// The Aztec symbol of the message bytes with a one-module light margin (as the QR generator draws it).
-    /// Layers left unset: the fewest that hold the message; compact style: the compact format (1-4 layers)
-    /// instead of the full-range one.
+    /// As Core Image documents it: compact style off means automatic (the smallest symbol, compact or full-range),
+    /// on means compact only; a layer count asks for that many layers (full-range unless compact style is on).
     static func aztec(_ inputs: FilterInputs) throws -> Image {
         let bytes = try inputs.data("inputMessage") ?? []
         let percent = try inputs.integer("inputCorrectionLevel")
         let compact = try inputs.bool("inputCompactStyle")
         let layers = try inputs.has("inputLayers") ? try inputs.integer("inputLayers") : nil
-        guard let code = AztecCode(bytes: bytes, correctionPercent: percent, compact: compact, layers: layers) else {
-            let format = compact ? "a compact" : "a full-range"
+        guard let code = AztecCode(bytes: bytes, correctionPercent: percent, compactOnly: compact, layers: layers) else {
+            let format = compact ? "a compact" : layers == nil ? "an" : "a full-range"
             let where_ = layers.map { " with \($0) layers" } ?? ""
             throw FilterError("CIAztecCodeGenerator: \(bytes.count) bytes do not fit in \(format) Aztec code\(where_) at \(percent)% correction")
         }
