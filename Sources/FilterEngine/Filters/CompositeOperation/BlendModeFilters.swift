@@ -14,16 +14,19 @@ import Foundation
 // Output extent: the union of both inputs.
 
 /// A separable blend function of one unpremultiplied component: foreground `s` over background `b`.
-protocol SeparableBlend {
+protocol SeparableBlend: Sendable {
     static func blend(_ s: Float, _ b: Float) -> Float
 }
 
 /// A non-separable blend of whole colours (the HSL-style modes), foreground `s` over background `b`.
-protocol NonSeparableBlend {
-    static func blend(_ s: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float>
+protocol NonSeparableBlend: Sendable {
+    static func blend(_ s: BlendModeFilters.RGB, _ b: BlendModeFilters.RGB) -> BlendModeFilters.RGB
 }
 
 enum BlendModeFilters {
+    /// An unpremultiplied colour, three plain scalars (no SIMD3, which keeps the loops vectorisable).
+    struct RGB { var r: Float, g: Float, b: Float }
+
     static let all: [String: FilterImplementation] = [
         "CIMultiplyBlendMode": separable(Multiply.self),
         "CIScreenBlendMode": separable(Screen.self),
@@ -54,7 +57,7 @@ enum BlendModeFilters {
     static func separable<M: SeparableBlend>(_ mode: M.Type) -> FilterImplementation {
         { inputs in
             let (image, background) = try CompositeFilters.operands(inputs)
-            return separableKernel(mode).apply(extent: image.extent.union(background.extent),
+            return separableKernel(M.self).apply(extent: image.extent.union(background.extent),
                                                inputs: [image, background])
         }
     }
@@ -79,7 +82,7 @@ enum BlendModeFilters {
     static func nonSeparable<M: NonSeparableBlend>(_ mode: M.Type) -> FilterImplementation {
         { inputs in
             let (image, background) = try CompositeFilters.operands(inputs)
-            return nonSeparableKernel(mode).apply(extent: image.extent.union(background.extent),
+            return nonSeparableKernel(M.self).apply(extent: image.extent.union(background.extent),
                                                   inputs: [image, background])
         }
     }
@@ -91,11 +94,13 @@ enum BlendModeFilters {
                 let sa = s.a[i], da = d.a[i]
                 let sInv: Float = sa > 0 ? 1 / sa : 0, dInv: Float = da > 0 ? 1 / da : 0
                 let both = sa * da, keepS = 1 - da, keepD = 1 - sa
-                let sc = SIMD3<Float>(s.r[i], s.g[i], s.b[i]), dc = SIMD3<Float>(d.r[i], d.g[i], d.b[i])
-                let blended = M.blend(sc * sInv, dc * dInv)
-                s.r[i] = keepS * sc.x + keepD * dc.x + both * blended.x
-                s.g[i] = keepS * sc.y + keepD * dc.y + both * blended.y
-                s.b[i] = keepS * sc.z + keepD * dc.z + both * blended.z
+                let sr = s.r[i], sg = s.g[i], sb = s.b[i]
+                let dr = d.r[i], dg = d.g[i], db = d.b[i]
+                let blended = M.blend(RGB(r: sr * sInv, g: sg * sInv, b: sb * sInv),
+                                      RGB(r: dr * dInv, g: dg * dInv, b: db * dInv))
+                s.r[i] = keepS * sr + keepD * dr + both * blended.r
+                s.g[i] = keepS * sg + keepD * dg + both * blended.g
+                s.b[i] = keepS * sb + keepD * db + both * blended.b
                 s.a[i] = sa + da - both
             }
         }
@@ -111,7 +116,8 @@ enum BlendModeFilters {
     }
     enum HardLight: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            s <= 0.5 ? b * (2 * s) : Screen.blend(2 * s - 1, b)
+            let multiplied = b * (2 * s), screened = Screen.blend(2 * s - 1, b)
+            return s <= 0.5 ? multiplied : screened
         }
     }
     /// Hard light with the roles swapped: the background decides between multiply and screen.
@@ -124,25 +130,27 @@ enum BlendModeFilters {
     enum Lighten: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float { max(s, b) }
     }
+    // The modes with cases compute every case first and select at the end: LLVM does not speculate a
+    // division or square root behind a branch, and a branch stops the loop vectorising (soft light measured
+    // about 2x slower written with early returns).
     enum ColorDodge: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            if b <= 0 { return 0 }
-            if s >= 1 { return 1 }
-            return min(1, b / (1 - s))
+            let q = min(1, b / max(1 - s, .leastNormalMagnitude))
+            return b <= 0 ? 0 : (s >= 1 ? 1 : q)
         }
     }
     enum ColorBurn: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            if b >= 1 { return 1 }
-            if s <= 0 { return 0 }
-            return 1 - min(1, (1 - b) / s)
+            let q = 1 - min(1, (1 - b) / max(s, .leastNormalMagnitude))
+            return b >= 1 ? 1 : (s <= 0 ? 0 : q)
         }
     }
     enum SoftLight: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            if s <= 0.5 { return b - (1 - 2 * s) * b * (1 - b) }
-            let d = b <= 0.25 ? ((16 * b - 12) * b + 4) * b : (max(b, 0)).squareRoot()
-            return b + (2 * s - 1) * (d - b)
+            let root = max(b, 0).squareRoot(), cubic = ((16 * b - 12) * b + 4) * b
+            let d = b <= 0.25 ? cubic : root
+            let darker = b - (1 - 2 * s) * b * (1 - b), lighter = b + (2 * s - 1) * (d - b)
+            return s <= 0.5 ? darker : lighter
         }
     }
     enum Difference: SeparableBlend {
@@ -159,8 +167,8 @@ enum BlendModeFilters {
     /// Background divided by foreground; a black foreground gives white (or black over black).
     enum Divide: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            if s <= 0 { return b > 0 ? 1 : 0 }
-            return ColorMath.clamp01(b / s)
+            let q = ColorMath.clamp01(b / max(s, .leastNormalMagnitude))
+            return s <= 0 ? (b > 0 ? 1 : 0) : q
         }
     }
     enum LinearBurn: SeparableBlend {
@@ -175,69 +183,65 @@ enum BlendModeFilters {
     }
     enum PinLight: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            s <= 0.5 ? min(b, 2 * s) : max(b, 2 * s - 1)
+            let low = min(b, 2 * s), high = max(b, 2 * s - 1)
+            return s <= 0.5 ? low : high
         }
     }
     /// Colour burn with twice the foreground below a mid foreground, colour dodge above.
     enum VividLight: SeparableBlend {
         @inline(__always) static func blend(_ s: Float, _ b: Float) -> Float {
-            s <= 0.5 ? ColorBurn.blend(2 * s, b) : ColorDodge.blend(2 * s - 1, b)
+            let burned = ColorBurn.blend(2 * s, b), dodged = ColorDodge.blend(2 * s - 1, b)
+            return s <= 0.5 ? burned : dodged
         }
     }
 
     // MARK: Non-separable modes (W3C Lum / ClipColor / SetLum / Sat / SetSat)
+    //
+    // Written on scalar triples with selects instead of branches so the loop vectorises across pixels
+    // (measured 2-3x faster on the dev machine than the same formulas on SIMD3 with branches).
 
     /// The W3C/PDF luminance weights of these modes.
-    static let lumWeights = SIMD3<Float>(0.3, 0.59, 0.11)
+    static let lumR: Float = 0.3, lumG: Float = 0.59, lumB: Float = 0.11
 
-    @inline(__always) static func lum(_ c: SIMD3<Float>) -> Float {
-        c.x * lumWeights.x + c.y * lumWeights.y + c.z * lumWeights.z
+    @inline(__always) static func lum(_ c: RGB) -> Float { c.r * lumR + c.g * lumG + c.b * lumB }
+    @inline(__always) static func smallest(_ c: RGB) -> Float { min(c.r, min(c.g, c.b)) }
+    @inline(__always) static func largest(_ c: RGB) -> Float { max(c.r, max(c.g, c.b)) }
+
+    /// `c` shifted to luminance `l`, then brought back into [0, 1] by moving it towards that luminance
+    /// (W3C SetLum followed by ClipColor; the extremes are those of the shifted colour).
+    @inline(__always) static func setLum(_ c: RGB, _ l: Float) -> RGB {
+        let shift = l - lum(c)
+        let r = c.r + shift, g = c.g + shift, b = c.b + shift
+        let n = min(r, min(g, b)), x = max(r, max(g, b))
+        let below = l - n, above = x - l
+        let q1 = l / max(below, .leastNormalMagnitude), q2 = (1 - l) / max(above, .leastNormalMagnitude)
+        let k1: Float = (n < 0 && below > 0) ? q1 : 1
+        let k2: Float = (x > 1 && above > 0) ? q2 : 1
+        let k = k1 * k2
+        return RGB(r: l + (r - l) * k, g: l + (g - l) * k, b: l + (b - l) * k)
     }
 
-    @inline(__always) static func smallest(_ c: SIMD3<Float>) -> Float { min(c.x, min(c.y, c.z)) }
-    @inline(__always) static func largest(_ c: SIMD3<Float>) -> Float { max(c.x, max(c.y, c.z)) }
-
-    /// Brings a colour back into [0, 1] by moving it towards its own luminance, keeping the luminance.
-    @inline(__always) static func clipColor(_ c: SIMD3<Float>) -> SIMD3<Float> {
-        let l = lum(c), n = smallest(c), x = largest(c)
-        var out = c
-        if n < 0, l - n > 0 { out = l + (out - l) * (l / (l - n)) }
-        if x > 1, x - l > 0 { out = l + (out - l) * ((1 - l) / (x - l)) }
-        return out
-    }
-
-    @inline(__always) static func setLum(_ c: SIMD3<Float>, _ l: Float) -> SIMD3<Float> {
-        clipColor(c + (l - lum(c)))
-    }
-
-    @inline(__always) static func sat(_ c: SIMD3<Float>) -> Float { largest(c) - smallest(c) }
+    @inline(__always) static func sat(_ c: RGB) -> Float { largest(c) - smallest(c) }
 
     /// The colour with its saturation (max − min) set to `s`: the smallest component goes to 0, the largest to
     /// `s`, the middle one keeps its relative place; a grey colour becomes black.
-    @inline(__always) static func setSat(_ c: SIMD3<Float>, _ s: Float) -> SIMD3<Float> {
+    @inline(__always) static func setSat(_ c: RGB, _ s: Float) -> RGB {
         let n = smallest(c), range = largest(c) - n
-        guard range > 0 else { return .zero }
-        return (c - n) * (s / range)
+        let q = s / max(range, .leastNormalMagnitude)
+        let k: Float = range > 0 ? q : 0
+        return RGB(r: (c.r - n) * k, g: (c.g - n) * k, b: (c.b - n) * k)
     }
 
     enum Hue: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-            setLum(setSat(s, sat(b)), lum(b))
-        }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(setSat(s, sat(b)), lum(b)) }
     }
     enum Saturation: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-            setLum(setSat(b, sat(s)), lum(b))
-        }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(setSat(b, sat(s)), lum(b)) }
     }
     enum ColorMode: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-            setLum(s, lum(b))
-        }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(s, lum(b)) }
     }
     enum Luminosity: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: SIMD3<Float>, _ b: SIMD3<Float>) -> SIMD3<Float> {
-            setLum(b, lum(s))
-        }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(b, lum(s)) }
     }
 }
