@@ -293,6 +293,9 @@ import Testing
         // Identity (1) gives the image, 0 the background.
         Self.expectPixels("mix 1", try Self.run("CIMix", ["inputAmount": .number(1)]), f, tolerance: 0)
         Self.expectPixels("mix 0", try Self.run("CIMix", ["inputAmount": .number(0)]), b, tolerance: 0)
+        // At the identity the background is not needed at all.
+        let alone = try TestImages.filter("CIMix", ["inputImage": .image(Self.shiftedForeground), "inputAmount": .number(1)])
+        #expect(alone.extent == Self.shiftedForeground.extent)
         let s = Pixel(0.2, 0.4, 0.6, 1), d = Pixel(0.6, 0.4, 0.2, 0.5)
         #expect(close(try Self.run("CIMix", ["inputAmount": .number(0.5)], foreground: [s], background: [d])[0],
                       Pixel(0.4, 0.4, 0.4, 0.75)))

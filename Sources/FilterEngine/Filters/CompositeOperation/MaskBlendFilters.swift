@@ -49,9 +49,11 @@ enum MaskBlendFilters {
 
     /// A cross-fade by a fixed amount (0: the background, 1: the image; values outside extrapolate).
     static func mix(_ inputs: FilterInputs) throws -> Image {
-        let (image, background) = try CompositeFilters.operands(inputs)
         let amount = try inputs.float("inputAmount")
+        let image = try inputs.image("inputImage")
+        // At the identity amount the background plays no part, so it is not even read (it may be unset).
         if amount == 1 { return image }
+        let background = try inputs.image("inputBackgroundImage")
         if amount == 0 { return background }
         return ColorKernel(name: "mix") { span in
             let s = span.out, d = span.input(1)
