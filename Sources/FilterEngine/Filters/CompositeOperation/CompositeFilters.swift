@@ -1,10 +1,29 @@
 import Foundation
 
+/// Porter-Duff operators and the simple per-component composites. All work on premultiplied linear
+/// working-space pixels, where these operators are linear; each is one colour kernel so it fuses with its
+/// neighbours. Outside an input's extent that input reads as transparent, which fixes each output extent:
+/// only the region where the result can be non-transparent.
 enum CompositeFilters {
-    static let all: [String: FilterImplementation] = [
-        "CISourceOverCompositing": sourceOver,
-        "CIMultiplyCompositing": multiply,
-    ]
+    static let all: [String: FilterImplementation] = {
+        var table: [String: FilterImplementation] = [
+            "CISourceOverCompositing": sourceOver,
+            "CIMultiplyCompositing": multiply,
+            "CISourceAtopCompositing": sourceAtop,
+            "CISourceInCompositing": sourceIn,
+            "CISourceOutCompositing": sourceOut,
+            "CIAdditionCompositing": addition,
+            "CIMaximumCompositing": maximum,
+            "CIMinimumCompositing": minimum,
+        ]
+        table.merge(BlendModeFilters.all) { _, _ in fatalError("blend mode registered twice") }
+        table.merge(MaskBlendFilters.all) { _, _ in fatalError("mask blend registered twice") }
+        return table
+    }()
+
+    static func operands(_ inputs: FilterInputs) throws -> (image: Image, background: Image) {
+        (try inputs.image("inputImage"), try inputs.image("inputBackgroundImage"))
+    }
 
     static func sourceOver(_ inputs: FilterInputs) throws -> Image {
         try inputs.image("inputImage").composited(over: try inputs.image("inputBackgroundImage"))
@@ -22,6 +41,84 @@ enum CompositeFilters {
                 s.g[i] = s.g[i] * d.g[i] + s.g[i] * (1 - da) + d.g[i] * (1 - sa)
                 s.b[i] = s.b[i] * d.b[i] + s.b[i] * (1 - da) + d.b[i] * (1 - sa)
                 s.a[i] = sa + da - sa * da
+            }
+        }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
+    }
+
+    /// Source atop: the foreground where the background is, over it; the result has the background's alpha,
+    /// so it is transparent outside the background's extent.
+    static func sourceAtop(_ inputs: FilterInputs) throws -> Image {
+        let (image, background) = try operands(inputs)
+        return ColorKernel(name: "sourceAtop") { span in
+            let s = span.out, d = span.input(1)
+            for i in 0..<span.count {
+                let keep = 1 - s.a[i], da = d.a[i]
+                s.r[i] = s.r[i] * da + d.r[i] * keep
+                s.g[i] = s.g[i] * da + d.g[i] * keep
+                s.b[i] = s.b[i] * da + d.b[i] * keep
+                s.a[i] = da
+            }
+        }.apply(extent: background.extent, inputs: [image, background])
+    }
+
+    /// Source in: the foreground scaled by the background's alpha; non-transparent only where both are.
+    static func sourceIn(_ inputs: FilterInputs) throws -> Image {
+        let (image, background) = try operands(inputs)
+        return ColorKernel(name: "sourceIn") { span in
+            let s = span.out, d = span.input(1)
+            for i in 0..<span.count {
+                let da = d.a[i]
+                s.r[i] *= da; s.g[i] *= da; s.b[i] *= da; s.a[i] *= da
+            }
+        }.apply(extent: image.extent.intersection(background.extent), inputs: [image, background])
+    }
+
+    /// Source out: the foreground scaled by the background's transparency; never larger than the foreground.
+    static func sourceOut(_ inputs: FilterInputs) throws -> Image {
+        let (image, background) = try operands(inputs)
+        return ColorKernel(name: "sourceOut") { span in
+            let s = span.out, d = span.input(1)
+            for i in 0..<span.count {
+                let keep = 1 - d.a[i]
+                s.r[i] *= keep; s.g[i] *= keep; s.b[i] *= keep; s.a[i] *= keep
+            }
+        }.apply(extent: image.extent, inputs: [image, background])
+    }
+
+    /// Addition (Porter-Duff "plus"): colours add and may exceed 1 (extended range survives until the final
+    /// encode); alpha adds too but is capped at 1 so the pixel stays a valid premultiplied one.
+    static func addition(_ inputs: FilterInputs) throws -> Image {
+        let (image, background) = try operands(inputs)
+        return ColorKernel(name: "addition") { span in
+            let s = span.out, d = span.input(1)
+            for i in 0..<span.count {
+                s.r[i] += d.r[i]; s.g[i] += d.g[i]; s.b[i] += d.b[i]
+                s.a[i] = min(s.a[i] + d.a[i], 1)
+            }
+        }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
+    }
+
+    /// The larger of each premultiplied component, alpha included.
+    static func maximum(_ inputs: FilterInputs) throws -> Image {
+        let (image, background) = try operands(inputs)
+        return ColorKernel(name: "maximum") { span in
+            let s = span.out, d = span.input(1)
+            for i in 0..<span.count {
+                s.r[i] = max(s.r[i], d.r[i]); s.g[i] = max(s.g[i], d.g[i])
+                s.b[i] = max(s.b[i], d.b[i]); s.a[i] = max(s.a[i], d.a[i])
+            }
+        }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
+    }
+
+    /// The smaller of each premultiplied component, alpha included. The extent stays the union: working
+    /// values may be negative (extended range), so the result need not vanish where one input is transparent.
+    static func minimum(_ inputs: FilterInputs) throws -> Image {
+        let (image, background) = try operands(inputs)
+        return ColorKernel(name: "minimum") { span in
+            let s = span.out, d = span.input(1)
+            for i in 0..<span.count {
+                s.r[i] = min(s.r[i], d.r[i]); s.g[i] = min(s.g[i], d.g[i])
+                s.b[i] = min(s.b[i], d.b[i]); s.a[i] = min(s.a[i], d.a[i])
             }
         }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
     }
