@@ -1,0 +1,86 @@
+import Foundation
+
+// Distortions driven by a second image: a displacement map, and a glass texture.
+
+extension DistortionFilters {
+    /// Each pixel reads the input moved by the displacement image's colour at that pixel: red moves it along x,
+    /// green along y, by scale · (value − 0.5), values taken as straight (unpremultiplied) working-space colour
+    /// clamped to 0...1, so mid-grey does not move and the reach is at most half the scale. Where the
+    /// displacement image has no pixels it counts as black. Apple documents the map's use but not its exact
+    /// offset formula; this is the natural reading. The output keeps the input's extent.
+    static func displacement(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let map = try inputs.image("inputDisplacementImage")
+        let scale = try inputs.number("inputScale")
+        guard scale != 0 else { return image }
+        let s = Float(scale)
+        let reach = Int((scale / 2).rounded(.up)) + 1
+        let kernel = GeneralKernel(name: "displacement", roi: { index, rect in
+            index == 0 ? rect.insetBy(dx: -reach, dy: -reach) : rect
+        }) { context in
+            let source = context.inputs[0], displacement = context.inputs[1]
+            let rect = context.rect
+            for y in rect.y..<rect.maxY {
+                let out = context.output.row(y) + (rect.x - context.output.rect.x)
+                let py = Float(y) + 0.5
+                for i in 0..<rect.width {
+                    let d = displacement.pixel(x: rect.x + i, y: y)
+                    let inv: Float = d.w > 0 ? 1 / d.w : 0
+                    let r = min(max(d.x * inv, 0), 1), g = min(max(d.y * inv, 0), 1)
+                    out[i] = source.sampleLinear(Float(rect.x + i) + 0.5 + s * (r - 0.5), py + s * (g - 0.5))
+                }
+            }
+        }
+        return kernel.apply(extent: image.extent, inputs: [image, map])
+    }
+
+    /// Looks at the image through textured glass: the texture, repeated in both directions with the middle of
+    /// one copy at the centre, is a height field (its luminance); each pixel reads the input moved along the
+    /// height's slope (central differences, clamped to ±0.5 per pixel) times the scale, towards the raised parts,
+    /// which therefore magnify like little lenses. Apple does not publish its model; this one is the usual
+    /// bump-map refraction. The output keeps the input's extent.
+    static func glass(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let texture = try inputs.image("inputTexture")
+        let center = try inputs.point("inputCenter")
+        let scale = try inputs.number("inputScale")
+        guard scale != 0, !texture.extent.isEmpty else { return image }
+        let s = Float(scale)
+        let reach = Int((scale / 2).rounded(.up)) + 1
+        let te = texture.extent
+        let periodic = !te.isInfinite
+        let tile = PixelRect(covering: periodic ? te : Rect(x: 0, y: 0, width: 1, height: 1))
+        // Output pixel (x, y) lies over texture pixel (x − shiftX, y − shiftY) before wrapping.
+        let shiftX = periodic ? Int((center.x - te.midX).rounded()) : 0
+        let shiftY = periodic ? Int((center.y - te.midY).rounded()) : 0
+        let w = ColorMath.lumaWeights
+        let kernel = GeneralKernel(name: "glassDistortion", roi: { index, rect in
+            if index == 0 { return rect.insetBy(dx: -reach, dy: -reach) }
+            return periodic ? tile : rect.insetBy(dx: -1, dy: -1)
+        }) { context in
+            let source = context.inputs[0], heights = context.inputs[1]
+            @inline(__always) func height(_ x: Int, _ y: Int) -> Float {
+                var tx = x - shiftX, ty = y - shiftY
+                if periodic {
+                    tx = tile.x + ((tx - tile.x) % tile.width + tile.width) % tile.width
+                    ty = tile.y + ((ty - tile.y) % tile.height + tile.height) % tile.height
+                }
+                let p = heights.pixel(x: tx, y: ty)
+                let inv: Float = p.w > 0 ? 1 / p.w : 0
+                return (p.x * w.x + p.y * w.y + p.z * w.z) * inv
+            }
+            let rect = context.rect
+            for y in rect.y..<rect.maxY {
+                let out = context.output.row(y) + (rect.x - context.output.rect.x)
+                let py = Float(y) + 0.5
+                for i in 0..<rect.width {
+                    let x = rect.x + i
+                    let gx = min(max((height(x + 1, y) - height(x - 1, y)) * 0.5, -0.5), 0.5)
+                    let gy = min(max((height(x, y + 1) - height(x, y - 1)) * 0.5, -0.5), 0.5)
+                    out[i] = source.sampleLinear(Float(x) + 0.5 + s * gx, py + s * gy)
+                }
+            }
+        }
+        return kernel.apply(extent: image.extent, inputs: [image, texture])
+    }
+}
