@@ -10,9 +10,10 @@ extension DistortionFilters {
     /// offset formula; this is the natural reading. The output keeps the input's extent.
     static func displacement(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let map = try inputs.image("inputDisplacementImage")
         let scale = try inputs.number("inputScale")
+        // At scale 0 nothing moves, and the displacement image is not needed.
         guard scale != 0 else { return image }
+        let map = try inputs.image("inputDisplacementImage")
         let s = Float(scale)
         let reach = Int((scale / 2).rounded(.up)) + 1
         let kernel = GeneralKernel(name: "displacement", roi: { index, rect in
@@ -41,10 +42,12 @@ extension DistortionFilters {
     /// bump-map refraction. The output keeps the input's extent.
     static func glass(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let texture = try inputs.image("inputTexture")
         let center = try inputs.point("inputCenter")
         let scale = try inputs.number("inputScale")
-        guard scale != 0, !texture.extent.isEmpty else { return image }
+        // At scale 0 nothing moves, and the texture is not needed.
+        guard scale != 0 else { return image }
+        let texture = try inputs.image("inputTexture")
+        guard !texture.extent.isEmpty else { return image }
         let s = Float(scale)
         let reach = Int((scale / 2).rounded(.up)) + 1
         let te = texture.extent

@@ -159,6 +159,11 @@ extension DistortionFilters {
         let radius = try inputs.number("inputRadius")
         guard radius > 0 else { return image }
         let cx = Float(center.x), cy = Float(center.y), r2 = Float(radius * radius)
+        // Beyond this distance a point moves by less than a thousandth of a pixel: it is left where it is, which
+        // also makes the catalogue's identity radius (0.1) leave the image unchanged a few pixels from the centre.
+        let epsilon = 1e-3
+        let still = (radius * radius + epsilon * epsilon) / (2 * epsilon)
+        let still2 = Float(min(still * still, 1e30))
         let kernel = WarpKernel(name: "hole") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - cy
             for i in 0..<count {
@@ -166,6 +171,8 @@ extension DistortionFilters {
                 let d2 = dx * dx + dy * dy
                 if d2 <= r2 {
                     coords[i] = DistortionGeometry.nowhere
+                } else if d2 > still2 {
+                    coords[i] = SIMD2(cx + dx, cy + dy)
                 } else {
                     let f = ((d2 - r2) / d2).squareRoot()
                     coords[i] = SIMD2(cx + dx * f, cy + dy * f)
