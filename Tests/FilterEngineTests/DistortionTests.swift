@@ -324,6 +324,48 @@ import Testing
         for i in 0..<buffer.rect.area { #expect(buffer.pixels[i].w.isFinite && buffer.pixels[i].x.isFinite) }
     }
 
+    // MARK: Degenerate geometry
+
+    static func expectFinite(_ image: Image, _ label: String, sourceLocation: SourceLocation = #_sourceLocation) throws {
+        let window = image.extent.isInfinite ? Rect(x: -20, y: -20, width: 140, height: 140) : image.extent
+        guard !window.isEmpty else { return }
+        let buffer = try TestImages.render(image, window)
+        var bad = 0
+        for i in 0..<buffer.rect.area {
+            let p = buffer.pixels[i]
+            if !(p.x.isFinite && p.y.isFinite && p.z.isFinite && p.w.isFinite) { bad += 1 }
+        }
+        #expect(bad == 0, "\(label): \(bad) non-finite pixels", sourceLocation: sourceLocation)
+    }
+
+    @Test func degenerateGeometryIsSafe() throws {
+        // A centre on a pixel centre (distance 0 there), coincident points, empty bands and sizes.
+        let onPixel = FilterValue.vector([50.5, 50.5])
+        for name in ["CIPinchDistortion", "CIBumpDistortion", "CIBumpDistortionLinear", "CIVortexDistortion",
+                     "CIHoleDistortion", "CICircleSplashDistortion", "CILightTunnel", "CICircularWrap",
+                     "CITorusLensDistortion"] {
+            try Self.expectFinite(try Self.run(name, ["inputCenter": onPixel, "inputRadius": .number(30)]), name)
+        }
+        try Self.expectFinite(try Self.run("CITorusLensDistortion", [
+            "inputCenter": onPixel, "inputRadius": .number(0), "inputWidth": .number(40), "inputRefraction": .number(0),
+        ]), "torus refraction 0")
+        try Self.expectFinite(try Self.run("CIGlassLozenge", [
+            "inputPoint0": onPixel, "inputPoint1": onPixel, "inputRefraction": .number(0),
+        ]), "lozenge refraction 0")
+        let droste = try Self.run("CIDroste", ["inputInsetPoint0": .vector([40, 40]), "inputInsetPoint1": .vector([40, 40])])
+        try Self.expectIdentity(droste.cropped(to: Self.inputExtent))
+        try Self.expectFinite(try Self.run("CIDroste", [
+            "inputInsetPoint0": .vector([0, 0]), "inputInsetPoint1": .vector([99, 99]), "inputStrands": .number(-10),
+            "inputPeriodicity": .number(5), "inputZoom": .number(0.01),
+        ]), "droste extreme")
+        let flatBand = try Self.run("CINinePartTiled", [
+            "inputBreakpoint0": .vector([40, 40]), "inputBreakpoint1": .vector([40, 40]), "inputGrowAmount": .vector([20, 20]),
+        ])
+        #expect(flatBand.extent == Rect(x: 0, y: 0, width: 120, height: 120))
+        try Self.expectFinite(flatBand, "nine-part with an empty band")
+        #expect(try Self.run("CIStretchCrop", ["inputSize": .vector([0, 0])]).extent.isEmpty)
+    }
+
     // MARK: Whole renders
 
     /// Tiled renders equal whole ones: the regions of interest are large enough.
