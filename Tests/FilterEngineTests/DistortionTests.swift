@@ -231,6 +231,13 @@ import Testing
         // The default centre (150, 150) puts a tile's middle there: tiles start at multiples of 20.
         try Self.expectSource(out, 45, 50, 47.5, 50.5)
         try Self.expectSource(out, 73, 10, 75.5, 10.5)
+        // The same along y.
+        let rising = TestImages.make(width: 20, height: 20) { _, y in
+            let v = Float(y) / 100
+            return Pixel(v, v, v, 1)
+        }
+        let up = try Self.run("CIGlassDistortion", ["inputTexture": .image(rising), "inputScale": .number(200)])
+        try Self.expectSource(up, 45, 53, 45.5, 55.5)
         try Self.expectIdentity(try Self.run("CIGlassDistortion", ["inputTexture": .image(texture), "inputScale": .number(0)]))
         let flat = TestImages.make(width: 8, height: 8) { _, _ in Pixel(0.3, 0.3, 0.3, 1) }
         try Self.expectIdentity(try Self.run("CIGlassDistortion", ["inputTexture": .image(flat)]))
