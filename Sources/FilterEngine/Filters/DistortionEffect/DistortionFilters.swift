@@ -3,6 +3,22 @@ import Foundation
 enum DistortionFilters {
     static let all: [String: FilterImplementation] = [
         "CITwirlDistortion": twirl,
+        "CIPinchDistortion": pinch,
+        "CIBumpDistortion": bump,
+        "CIBumpDistortionLinear": bumpLinear,
+        "CIHoleDistortion": hole,
+        "CIVortexDistortion": vortex,
+        "CICircleSplashDistortion": circleSplash,
+        "CICircularWrap": circularWrap,
+        "CITorusLensDistortion": torusLens,
+        "CILightTunnel": lightTunnel,
+        "CIGlassLozenge": glassLozenge,
+        "CIDisplacementDistortion": displacement,
+        "CIGlassDistortion": glass,
+        "CIStretchCrop": stretchCrop,
+        "CINinePartStretched": ninePartStretched,
+        "CINinePartTiled": ninePartTiled,
+        "CIDroste": droste,
     ]
 
     /// Rotates the pixels inside the radius around the centre, by the full angle at the centre and less with
