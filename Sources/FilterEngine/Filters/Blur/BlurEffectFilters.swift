@@ -1,0 +1,226 @@
+import Foundation
+
+/// The blur family beyond the Gaussian: box, disc, motion, zoom, median, noise reduction, masked variable
+/// blur, bokeh, bloom and gloom. Neighbourhood stages live in BlurStages.
+enum BlurEffectFilters {
+    static let all: [String: FilterImplementation] = [
+        "CIBoxBlur": boxBlur,
+        "CIDiscBlur": discBlur,
+        "CIMotionBlur": motionBlur,
+        "CIZoomBlur": zoomBlur,
+        "CIMedianFilter": medianFilter,
+        "CINoiseReduction": noiseReduction,
+        "CIMaskedVariableBlur": maskedVariableBlur,
+        "CIBokehBlur": bokehBlur,
+        "CIBloom": bloom,
+        "CIGloom": gloom,
+    ]
+
+    /// The half-width of Core Image's box for a radius: its render at radius 40 (shared/conformance/CIBoxBlur,
+    /// 660×483 in, 698×521 out) grows the extent by 19 pixels a side, a 39-pixel box.
+    static func boxHalfWidth(_ radius: Double) -> Int {
+        max(0, Int(((radius - 1) / 2).rounded(.down)))
+    }
+
+    static func boxBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let h = boxHalfWidth(try inputs.number("inputRadius"))
+        guard h > 0, !image.extent.isEmpty else { return image }
+        // Above a half-width of 64 the two running-sum passes stay O(1) a pixel; nothing to bound but memory,
+        // which the renderer's bands keep to the region of interest.
+        return BlurStages.box(image, halfWidth: min(h, 4096))
+    }
+
+    /// A mean over a disc. Radii up to 12 pixels work on the image itself (2R+1 span sums a pixel from
+    /// per-row prefix sums); larger ones on a pyramid level where the radius is at most 12, scaled back up.
+    static func disc(_ image: Image, radius: Double) -> Image {
+        guard radius >= 1, !image.extent.isEmpty else { return image }
+        let reach = Int(radius.rounded(.up))
+        let extent = BlurStages.grow(image.extent, reach, reach)
+        return BlurStages.onPyramid(image, radius: radius, limit: 12, extent: extent) { BlurStages.discMean($0, radius: $1) }
+    }
+
+    static func discBlur(_ inputs: FilterInputs) throws -> Image {
+        disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 2000))
+    }
+
+    /// Mean along a segment of half-length inputRadius in the direction inputAngle (both ways), sampled every
+    /// pixel; long segments are sampled on a pyramid level (at most 24 pixels of half-length there).
+    static func motionBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 2000), angle = try inputs.number("inputAngle")
+        guard radius >= 0.5, !image.extent.isEmpty else { return image }
+        let dx = radius * cos(angle), dy = radius * sin(angle)
+        let extent = BlurStages.grow(image.extent, Int(abs(dx).rounded(.up)), Int(abs(dy).rounded(.up)))
+        return BlurStages.onPyramid(image, radius: radius, limit: 24, extent: extent) { small, r in
+            let scale = r / radius
+            let samples = 2 * Int(r.rounded(.up)) + 1
+            let e = BlurStages.grow(small.extent, Int(abs(dx * scale).rounded(.up)) + 1, Int(abs(dy * scale).rounded(.up)) + 1)
+            return BlurStages.lineMean(small, dx: dx * scale, dy: dy * scale, samples: samples, extent: e)
+        }
+    }
+
+    /// Each pixel the mean of samples on the segment from itself towards inputCenter, over inputAmount/100 of
+    /// the distance (negative amounts point away from the centre): far pixels streak more, the centre stays
+    /// sharp. At most 48 bilinear samples a pixel. The output keeps the input's extent.
+    static func zoomBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let centre = try inputs.point("inputCenter")
+        let k = Float(try inputs.number("inputAmount") / 100)
+        guard abs(k) > 1e-4, !image.extent.isEmpty else { return image }
+        let cx = Float(centre.x), cy = Float(centre.y)
+        let kernel = GeneralKernel(name: "zoomBlur", roi: { _, r in
+            // Samples lie between p and p + (c - p)·k: the rectangle and its image under that scaling about c.
+            let s = Double(1 - k)
+            let ax = Double(cx) + (Double(r.x) - Double(cx)) * s, bx = Double(cx) + (Double(r.maxX) - Double(cx)) * s
+            let ay = Double(cy) + (Double(r.y) - Double(cy)) * s, by = Double(cy) + (Double(r.maxY) - Double(cy)) * s
+            let mapped = PixelRect(covering: Rect(x: min(ax, bx), y: min(ay, by), width: abs(bx - ax), height: abs(by - ay)))
+            return r.union(mapped).insetBy(dx: -2, dy: -2)
+        }) { context in
+            let source = context.inputs[0], r = context.rect
+            for y in r.y..<r.maxY {
+                let out = context.output.row(y) + (r.x - context.output.rect.x)
+                let py = Float(y) + 0.5
+                for i in 0..<r.width {
+                    let px = Float(r.x + i) + 0.5
+                    let sx = (cx - px) * k, sy = (cy - py) * k
+                    let length = (sx * sx + sy * sy).squareRoot()
+                    let n = Int(min(max(length.rounded(.up), 1), 47)) + 1
+                    var sum = Pixel(0, 0, 0, 0)
+                    let step = 1 / Float(n - 1)
+                    for j in 0..<n {
+                        let t = Float(j) * step
+                        sum += source.sampleLinear(px + sx * t, py + sy * t)
+                    }
+                    out[i] = sum * (1 / Float(n))
+                }
+            }
+        }
+        return kernel.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// 3×3 median per channel; Core Image keeps the input's extent (shared/conformance/CIMedianFilter).
+    static func medianFilter(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        guard !image.extent.isEmpty else { return image }
+        return BlurStages.median3x3(image)
+    }
+
+    /// Detail (the image minus a light Gaussian blur, σ 1) below inputNoiseLevel is taken as noise and removed
+    /// (soft threshold); what remains is boosted by 1 + inputSharpness. Noise level 0 and sharpness 0 give
+    /// the input back.
+    static func noiseReduction(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let level = try inputs.float("inputNoiseLevel"), sharpness = try inputs.float("inputSharpness")
+        guard !image.extent.isEmpty, level > 0 || sharpness > 0 else { return image }
+        let blurred = BlurFilters.gaussian(image, sigma: 1)
+        let gain = 1 + sharpness
+        return ColorKernel(name: "noiseReduction") { span in
+            let o = span.out, b = span.input(1)
+            @inline(__always) func shrink(_ d: Float) -> Float {
+                d > level ? d - level : (d < -level ? d + level : 0)
+            }
+            for i in 0..<span.count {
+                o.r[i] = b.r[i] + shrink(o.r[i] - b.r[i]) * gain
+                o.g[i] = b.g[i] + shrink(o.g[i] - b.g[i]) * gain
+                o.b[i] = b.b[i] + shrink(o.b[i] - b.b[i]) * gain
+                o.a[i] = b.a[i] + shrink(o.a[i] - b.a[i]) * gain
+            }
+        }.apply(extent: image.extent, inputs: [image, blurred])
+    }
+
+    /// The blur radius at each pixel is inputRadius × the mask's luminance (black sharp, white blurriest):
+    /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius.
+    static func maskedVariableBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage"), mask = try inputs.image("inputMask")
+        let radius = min(try inputs.number("inputRadius"), 2000)
+        guard radius > 0.05, !image.extent.isEmpty else { return image }
+        let levels = (1...4).map { BlurFilters.gaussian(image, sigma: radius * Double($0) / 4) }
+        let w = ColorMath.lumaWeights
+        return ColorKernel(name: "maskedVariableBlur") { span in
+            let o = span.out, m = span.input(1)
+            let l1 = span.input(2), l2 = span.input(3), l3 = span.input(4), l4 = span.input(5)
+            for i in 0..<span.count {
+                let luma = m.r[i] * w.x + m.g[i] * w.y + m.b[i] * w.z
+                let t = min(max(luma, 0), 1) * 4
+                // Weights of the five levels (0 = the image): a tent around t.
+                let w0 = max(0, 1 - t), w1 = max(0, 1 - abs(t - 1)), w2 = max(0, 1 - abs(t - 2))
+                let w3 = max(0, 1 - abs(t - 3)), w4 = max(0, t - 3)
+                o.r[i] = o.r[i] * w0 + l1.r[i] * w1 + l2.r[i] * w2 + l3.r[i] * w3 + l4.r[i] * w4
+                o.g[i] = o.g[i] * w0 + l1.g[i] * w1 + l2.g[i] * w2 + l3.g[i] * w3 + l4.g[i] * w4
+                o.b[i] = o.b[i] * w0 + l1.b[i] * w1 + l2.b[i] * w2 + l3.b[i] * w3 + l4.b[i] * w4
+                o.a[i] = o.a[i] * w0 + l1.a[i] * w1 + l2.a[i] * w2 + l3.a[i] * w3 + l4.a[i] * w4
+            }
+        }.apply(extent: image.extent, inputs: [image, mask] + levels)
+    }
+
+    /// An approximation of Core Image's lens blur: a disc blur of inputRadius, mixed by inputRingAmount with a
+    /// ring (the disc minus an inner disc (1 - inputRingSize)·radius), then softened by a Gaussian of
+    /// inputSoftness pixels. Core Image's highlight treatment is not modelled.
+    static func bokehBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 500)
+        let ringAmount = try inputs.float("inputRingAmount"), ringSize = try inputs.number("inputRingSize")
+        let softness = try inputs.number("inputSoftness")
+        guard radius >= 1, !image.extent.isEmpty else { return BlurFilters.gaussian(image, sigma: softness) }
+        var result = disc(image, radius: radius)
+        let innerRadius = radius * (1 - ringSize)
+        if ringAmount > 0, innerRadius >= 1, radius - innerRadius >= 0.5 {
+            let outerCount = Float(BlurStages.discRows(radius).reduce(0) { $0 + 2 * $1 + 1 })
+            let innerCount = Float(BlurStages.discRows(innerRadius).reduce(0) { $0 + 2 * $1 + 1 })
+            if outerCount > innerCount {
+                let inner = disc(image, radius: innerRadius)
+                // ring mean = (N·outer − n·inner) / (N − n); mixed with the disc by ringAmount.
+                let a = outerCount / (outerCount - innerCount), b = innerCount / (outerCount - innerCount)
+                result = ColorKernel(name: "bokehRing") { span in
+                    let o = span.out, q = span.input(1)
+                    for i in 0..<span.count {
+                        o.r[i] += ringAmount * (a * o.r[i] - b * q.r[i] - o.r[i])
+                        o.g[i] += ringAmount * (a * o.g[i] - b * q.g[i] - o.g[i])
+                        o.b[i] += ringAmount * (a * o.b[i] - b * q.b[i] - o.b[i])
+                        o.a[i] += ringAmount * (a * o.a[i] - b * q.a[i] - o.a[i])
+                        o.r[i] = max(o.r[i], 0); o.g[i] = max(o.g[i], 0); o.b[i] = max(o.b[i], 0); o.a[i] = max(o.a[i], 0)
+                    }
+                }.apply(extent: result.extent, inputs: [result, inner])
+            }
+        }
+        return BlurFilters.gaussian(result, sigma: softness)
+    }
+
+    /// Glow: each pixel moves towards the lighter of itself and its Gaussian-blurred surroundings (radius
+    /// inputRadius), by inputIntensity. Bright areas spill onto darker ones; the extent grows with the glow.
+    static func bloom(_ inputs: FilterInputs) throws -> Image {
+        try glow(inputs, lighter: true)
+    }
+
+    /// The dark counterpart: towards the darker of the pixel and its blurred surroundings. Keeps the extent.
+    static func gloom(_ inputs: FilterInputs) throws -> Image {
+        try glow(inputs, lighter: false)
+    }
+
+    private static func glow(_ inputs: FilterInputs, lighter: Bool) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 2000), intensity = try inputs.float("inputIntensity")
+        guard radius > 0.05, intensity > 0, !image.extent.isEmpty else { return image }
+        let blurred = BlurFilters.gaussian(image, sigma: radius)
+        let extent = lighter ? blurred.extent : image.extent
+        return ColorKernel(name: lighter ? "bloom" : "gloom") { span in
+            let o = span.out, b = span.input(1)
+            if lighter {
+                for i in 0..<span.count {
+                    o.r[i] += intensity * max(b.r[i] - o.r[i], 0)
+                    o.g[i] += intensity * max(b.g[i] - o.g[i], 0)
+                    o.b[i] += intensity * max(b.b[i] - o.b[i], 0)
+                    o.a[i] += intensity * max(b.a[i] - o.a[i], 0)
+                }
+            } else {
+                for i in 0..<span.count {
+                    o.r[i] += intensity * min(b.r[i] - o.r[i], 0)
+                    o.g[i] += intensity * min(b.g[i] - o.g[i], 0)
+                    o.b[i] += intensity * min(b.b[i] - o.b[i], 0)
+                    // Alpha keeps the pixel's own coverage; colour never exceeds it after darkening.
+                }
+            }
+        }.apply(extent: extent, inputs: [image, blurred])
+    }
+}
