@@ -141,38 +141,9 @@ enum BlurStages {
                           _ stage: (Image, Double) -> Image) -> Image {
         var factor = 1
         while radius / Double(factor) > limit && factor < 64 { factor *= 2 }
-        if factor == 1 || image.extent.isInfinite { return stage(image, radius).withExtent(extent) }
+        if factor == 1 { return stage(image, radius).withExtent(extent) }
         let small = stage(image.downsampled(by: factor), radius / Double(factor))
         return small.upsampled(by: factor, extent: extent)
-    }
-
-    // MARK: Sampled line blurs (motion, zoom)
-
-    /// Mean of `samples` bilinear samples along p + t·(dx, dy), t evenly spaced in -1...1.
-    static func lineMean(_ image: Image, dx: Double, dy: Double, samples: Int, extent: Rect) -> Image {
-        let reachX = Int(abs(dx).rounded(.up)) + 1, reachY = Int(abs(dy).rounded(.up)) + 1
-        let n = max(samples, 1)
-        let steps: [SIMD2<Float>] = (0..<n).map { k in
-            let t = n == 1 ? 0 : -1 + 2 * Double(k) / Double(n - 1)
-            return SIMD2(Float(t * dx), Float(t * dy))
-        }
-        let scale = 1 / Float(n)
-        let kernel = GeneralKernel(name: "lineMean", roi: { _, r in r.insetBy(dx: -reachX, dy: -reachY) }) { context in
-            let source = context.inputs[0], r = context.rect
-            steps.withUnsafeBufferPointer { s in
-                for y in r.y..<r.maxY {
-                    let out = context.output.row(y) + (r.x - context.output.rect.x)
-                    let py = Float(y) + 0.5
-                    for i in 0..<r.width {
-                        let px = Float(r.x + i) + 0.5
-                        var sum = Pixel(0, 0, 0, 0)
-                        for k in 0..<s.count { sum += source.sampleLinear(px + s[k].x, py + s[k].y) }
-                        out[i] = sum * scale
-                    }
-                }
-            }
-        }
-        return kernel.apply(extent: extent, inputs: [image])
     }
 
     // MARK: Convolution
@@ -182,27 +153,36 @@ enum BlurStages {
     /// the input's. The extent grows by the matrix's reach.
     static func convolve(_ image: Image, weights: [Float], columns: Int, rows: Int, bias: Float, keepAlpha: Bool) -> Image {
         let cx = columns / 2, cy = rows / 2
-        // Taps as (dx, dy, weight), zero weights skipped.
-        var taps: [(Int, Int, Float)] = []
+        var taps: [(dx: Int, dy: Int, weight: Float)] = []
         for j in 0..<rows {
-            for i in 0..<columns where weights[j * columns + i] != 0 {
-                taps.append((i - cx, cy - j, weights[j * columns + i]))
-            }
+            for i in 0..<columns { taps.append((i - cx, cy - j, weights[j * columns + i])) }
         }
-        let lineTaps = taps
-        let biasPixel = Pixel(bias, bias, bias, keepAlpha ? 0 : bias)
-        let kernel = GeneralKernel(name: "convolution", roi: { _, r in r.insetBy(dx: -cx, dy: -cy) }) { context in
+        return stencil(image, taps: taps, bias: Pixel(bias, bias, bias, keepAlpha ? 0 : bias), keepAlpha: keepAlpha)
+    }
+
+    /// Σ weight · input(x + dx, y + dy) over the taps, plus `bias`; each source row is read once per output row
+    /// and all its taps applied from it. Zero taps are skipped. The extent grows by the taps' reach.
+    static func stencil(_ image: Image, taps: [(dx: Int, dy: Int, weight: Float)], bias: Pixel = Pixel(0, 0, 0, 0),
+                        keepAlpha: Bool = false) -> Image {
+        let live = taps.filter { $0.weight != 0 }
+        let rx = taps.map { abs($0.dx) }.max() ?? 0, ry = taps.map { abs($0.dy) }.max() ?? 0
+        // Taps grouped by row offset: (dy, [(dx, weight)]).
+        let groups: [(Int, [(Int, Float)])] = Dictionary(grouping: live, by: { $0.dy })
+            .map { ($0.key, $0.value.map { ($0.dx, $0.weight) }) }.sorted { $0.0 < $1.0 }
+        let kernel = GeneralKernel(name: "stencil", roi: { _, r in r.insetBy(dx: -rx, dy: -ry) }) { context in
             let source = context.inputs[0], r = context.rect, width = r.width
-            let line = UnsafeMutablePointer<Pixel>.allocate(capacity: width + 2 * cx)
+            let line = UnsafeMutablePointer<Pixel>.allocate(capacity: width + 2 * rx)
             let centre = UnsafeMutablePointer<Pixel>.allocate(capacity: width)
             defer { line.deallocate(); centre.deallocate() }
             for y in r.y..<r.maxY {
                 let out = context.output.row(y) + (r.x - context.output.rect.x)
-                out.update(repeating: biasPixel, count: width)
-                for (dx, dy, w) in lineTaps {
-                    source.readRow(x0: r.x - cx, y: y + dy, count: width + 2 * cx, into: line)
-                    let src = line + (cx + dx)
-                    for i in 0..<width { out[i] += src[i] * w }
+                out.update(repeating: bias, count: width)
+                for (dy, row) in groups {
+                    source.readRow(x0: r.x - rx, y: y + dy, count: width + 2 * rx, into: line)
+                    for (dx, w) in row {
+                        let src = line + (rx + dx)
+                        for i in 0..<width { out[i] += src[i] * w }
+                    }
                 }
                 if keepAlpha {
                     source.readRow(x0: r.x, y: y, count: width, into: centre)
@@ -210,7 +190,27 @@ enum BlurStages {
                 }
             }
         }
-        return kernel.apply(extent: grow(image.extent, cx, cy), inputs: [image])
+        return kernel.apply(extent: grow(image.extent, rx, ry), inputs: [image])
+    }
+
+    /// The taps of a line blur: `samples` bilinear samples along t·(dx, dy), t evenly spaced in -1...1, each
+    /// spread over its four neighbouring pixels. The bilinear weights are the same for every pixel, so the
+    /// blur is a fixed stencil.
+    static func lineTaps(dx: Double, dy: Double, samples: Int) -> [(dx: Int, dy: Int, weight: Float)] {
+        let n = max(samples, 1)
+        var weights: [SIMD2<Int>: Double] = [:]
+        for k in 0..<n {
+            let t = n == 1 ? 0 : -1 + 2 * Double(k) / Double(n - 1)
+            let sx = t * dx, sy = t * dy
+            let fx = sx.rounded(.down), fy = sy.rounded(.down)
+            let ax = sx - fx, ay = sy - fy
+            let ix = Int(fx), iy = Int(fy)
+            for (ox, oy, w) in [(0, 0, (1 - ax) * (1 - ay)), (1, 0, ax * (1 - ay)), (0, 1, (1 - ax) * ay), (1, 1, ax * ay)]
+            where w > 1e-9 {
+                weights[SIMD2(ix + ox, iy + oy), default: 0] += w / Double(n)
+            }
+        }
+        return weights.map { (dx: $0.key.x, dy: $0.key.y, weight: Float($0.value)) }
     }
 
     // MARK: Morphology
