@@ -196,7 +196,9 @@ import Testing
         let source = try Self.render(image, image.extent)
         let buffer = try Self.render(out, out.extent)
         for (x, y) in [(5, 5), (10, 3), (20, 15)] {
-            #expect(close(buffer.pixel(x: x, y: y), source.pixel(x: x - 1, y: y + 1) + Pixel(0.1, 0.1, 0.1, 0.1)))
+            let shifted = source.pixel(x: x - 1, y: y + 1) + Pixel(0.1, 0.1, 0.1, 0.1)
+            let clamped = Pixel(min(shifted.x, 1), min(shifted.y, 1), min(shifted.z, 1), min(shifted.w, 1))
+            #expect(close(buffer.pixel(x: x, y: y), clamped))
         }
         // The RGB variant keeps alpha and adds the bias to colour only.
         let rgb = try TestImages.filter("CIConvolutionRGB3X3", ["inputImage": .image(image), "inputWeights": .vector(weights),
@@ -210,6 +212,11 @@ import Testing
         let v = try TestImages.filter("CIConvolution9Vertical", ["inputImage": .image(image), "inputWeights": .vector(vertical)])
         #expect(v.extent == Rect(x: 0, y: -4, width: 24, height: 28))
         #expect(close(try TestImages.pixel(v, x: 12, y: 10), source.pixel(x: 12, y: 14) * 0.5 + source.pixel(x: 12, y: 6) * 0.25))
+        // Results are clamped to 0...1: a bias of 2 gives white, −2 transparent.
+        let bright = try TestImages.filter("CIConvolution3X3", ["inputImage": .image(image), "inputBias": .number(2)])
+        #expect(try TestImages.pixel(bright, x: 10, y: 10) == Pixel(1, 1, 1, 1))
+        let dark = try TestImages.filter("CIConvolutionRGB3X3", ["inputImage": .image(image), "inputBias": .number(-2)])
+        #expect(try TestImages.pixel(dark, x: 10, y: 10) == Pixel(0, 0, 0, 1))
         var horizontal = [Double](repeating: 0, count: 9)
         horizontal[0] = 1
         let h = try TestImages.filter("CIConvolution9Horizontal", ["inputImage": .image(image), "inputWeights": .vector(horizontal)])

@@ -150,20 +150,22 @@ enum BlurStages {
 
     /// Σ weights[j][i] · input(x + i - cx, y + cy - j) (row j = 0 is the top row of the matrix, as written), plus
     /// `bias` on the colour channels and, unless `keepAlpha`, on alpha too; with `keepAlpha` the output alpha is
-    /// the input's. The extent grows by the matrix's reach.
+    /// the input's. Results are clamped to 0...1 as Core Image documents for its convolution filters (colour to
+    /// 0...alpha when alpha is kept, so the pixel stays a valid premultiplied one). The extent grows by the
+    /// matrix's reach.
     static func convolve(_ image: Image, weights: [Float], columns: Int, rows: Int, bias: Float, keepAlpha: Bool) -> Image {
         let cx = columns / 2, cy = rows / 2
         var taps: [(dx: Int, dy: Int, weight: Float)] = []
         for j in 0..<rows {
             for i in 0..<columns { taps.append((i - cx, cy - j, weights[j * columns + i])) }
         }
-        return stencil(image, taps: taps, bias: Pixel(bias, bias, bias, keepAlpha ? 0 : bias), keepAlpha: keepAlpha)
+        return stencil(image, taps: taps, bias: Pixel(bias, bias, bias, keepAlpha ? 0 : bias), keepAlpha: keepAlpha, clamp: true)
     }
 
     /// Σ weight · input(x + dx, y + dy) over the taps, plus `bias`; each source row is read once per output row
     /// and all its taps applied from it. Zero taps are skipped. The extent grows by the taps' reach.
     static func stencil(_ image: Image, taps: [(dx: Int, dy: Int, weight: Float)], bias: Pixel = Pixel(0, 0, 0, 0),
-                        keepAlpha: Bool = false) -> Image {
+                        keepAlpha: Bool = false, clamp: Bool = false) -> Image {
         let live = taps.filter { $0.weight != 0 }
         let rx = taps.map { abs($0.dx) }.max() ?? 0, ry = taps.map { abs($0.dy) }.max() ?? 0
         // Taps grouped by row offset: (dy, [(dx, weight)]).
@@ -187,6 +189,15 @@ enum BlurStages {
                 if keepAlpha {
                     source.readRow(x0: r.x, y: y, count: width, into: centre)
                     for i in 0..<width { out[i].w = centre[i].w }
+                }
+                if clamp {
+                    for i in 0..<width {
+                        let p = out[i]
+                        let a = Swift.min(Swift.max(p.w, 0), 1)
+                        let top: Float = keepAlpha ? a : 1
+                        out[i] = Pixel(Swift.min(Swift.max(p.x, 0), top), Swift.min(Swift.max(p.y, 0), top),
+                                       Swift.min(Swift.max(p.z, 0), top), a)
+                    }
                 }
             }
         }

@@ -3,7 +3,8 @@ import Foundation
 /// CIConvolution3X3 … 9Vertical and their RGB variants: a weighted sum of the neighbourhood plus inputBias.
 /// The weights read as the matrix is written: row by row from the top (y up: the first row is y + 1 for
 /// 3×3), left to right. Outside the input is transparent, so the extent grows by the matrix's reach. The RGB
-/// variants keep each pixel's alpha and add the bias to colour only.
+/// variants keep each pixel's alpha and add the bias to colour only. As Core Image documents, results are
+/// clamped to 0...1 (colour to 0...alpha in the RGB variants, to stay valid premultiplied pixels).
 enum ConvolutionFilters {
     static let all: [String: FilterImplementation] = [
         "CIConvolution3X3": make(columns: 3, rows: 3, rgb: false),
