@@ -377,6 +377,38 @@ import Testing
         }
     }
 
+    /// The explorer clamps the source to an infinite extent before blurs; every filter must render a window of it.
+    @Test func clampedInfiniteInputsRender() throws {
+        let image = TestImages.pattern().clampedToExtent()
+        let window = Rect(x: -10, y: -10, width: 80, height: 60)
+        let cases: [(String, [String: FilterValue])] = [
+            ("CIBoxBlur", [:]), ("CIDiscBlur", ["inputRadius": .number(40)]), ("CIMotionBlur", ["inputRadius": .number(60)]),
+            ("CIZoomBlur", [:]), ("CIMedianFilter", [:]), ("CINoiseReduction", [:]), ("CIUnsharpMask", [:]),
+            ("CISharpenLuminance", [:]), ("CIBloom", [:]), ("CIGloom", [:]), ("CIMaskedVariableBlur", ["inputMask": .image(image)]),
+            ("CIBokehBlur", ["inputRingAmount": .number(0.5)]), ("CIConvolution7X7", [:]), ("CIMorphologyMaximum", ["inputRadius": .number(3)]),
+            ("CIMorphologyMinimum", ["inputRadius": .number(3)]), ("CIMorphologyGradient", [:]),
+            ("CIMorphologyRectangleMaximum", [:]), ("CIMorphologyRectangleMinimum", [:]),
+        ]
+        let flat = Self.flat(4, 4).clampedToExtent()
+        for (name, parameters) in cases {
+            var values = parameters
+            values["inputImage"] = .image(image)
+            let out = try TestImages.filter(name, values)
+            #expect(out.extent.isInfinite, "\(name)")
+            let buffer = try Self.render(out, window)
+            var bad = 0
+            for i in 0..<buffer.rect.area where !buffer.pixels[i].x.isFinite { bad += 1 }
+            #expect(bad == 0, "\(name)")
+            // A clamped flat image stays flat everywhere (no transparent border creeps in).
+            values["inputImage"] = .image(flat)
+            if values["inputMask"] != nil { values["inputMask"] = .image(flat) }
+            let f = try Self.render(try TestImages.filter(name, values), window)
+            var worst: Float = 0
+            for i in 0..<f.rect.area { worst = max(worst, largestComponent(f.pixels[i] - Pixel(0.25, 0.25, 0.25, 1))) }
+            #expect(worst < 2e-3 || name == "CIMorphologyGradient", "\(name): \(worst)")
+        }
+    }
+
     @Test func hugeRadiiStayBounded() throws {
         let image = TestImages.pattern()
         let start = Date()

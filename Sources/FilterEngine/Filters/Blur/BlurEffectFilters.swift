@@ -128,25 +128,27 @@ enum BlurEffectFilters {
         return BlurStages.median3x3(image)
     }
 
-    /// Detail (the image minus a light Gaussian blur, σ 1) below inputNoiseLevel is taken as noise and removed
-    /// (soft threshold); what remains is boosted by 1 + inputSharpness. Noise level 0 and sharpness 0 give
-    /// the input back.
+    /// Detail is the image minus a light Gaussian blur (σ 1). Where its luminance is below inputNoiseLevel it
+    /// is taken as noise and the pixel becomes the blurred one; above, the detail is kept less the threshold
+    /// (soft thresholding on the luminance, the same factor for all four channels) and boosted by
+    /// 1 + inputSharpness, which sharpens edges. Noise level 0 and sharpness 0 give the input back.
     static func noiseReduction(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let level = try inputs.float("inputNoiseLevel"), sharpness = try inputs.float("inputSharpness")
         guard !image.extent.isEmpty, level > 0 || sharpness > 0 else { return image }
         let blurred = BlurFilters.gaussian(image, sigma: 1)
         let gain = 1 + sharpness
+        let w = ColorMath.lumaWeights
         return ColorKernel(name: "noiseReduction") { span in
             let o = span.out, b = span.input(1)
-            @inline(__always) func shrink(_ d: Float) -> Float {
-                d > level ? d - level : (d < -level ? d + level : 0)
-            }
             for i in 0..<span.count {
-                o.r[i] = b.r[i] + shrink(o.r[i] - b.r[i]) * gain
-                o.g[i] = b.g[i] + shrink(o.g[i] - b.g[i]) * gain
-                o.b[i] = b.b[i] + shrink(o.b[i] - b.b[i]) * gain
-                o.a[i] = b.a[i] + shrink(o.a[i] - b.a[i]) * gain
+                let dr = o.r[i] - b.r[i], dg = o.g[i] - b.g[i], db = o.b[i] - b.b[i], da = o.a[i] - b.a[i]
+                let dy = abs(dr * w.x + dg * w.y + db * w.z)
+                let keep: Float = level <= 0 ? gain : (dy > level ? (1 - level / dy) * gain : 0)
+                o.r[i] = b.r[i] + dr * keep
+                o.g[i] = b.g[i] + dg * keep
+                o.b[i] = b.b[i] + db * keep
+                o.a[i] = b.a[i] + da * keep
             }
         }.apply(extent: image.extent, inputs: [image, blurred])
     }
