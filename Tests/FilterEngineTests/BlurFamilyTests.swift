@@ -142,8 +142,11 @@ import Testing
             let expected: Float = (8...11).contains(x) ? 1 : 0
             #expect(close(row.pixel(x: x, y: 10), Pixel(expected, expected, expected, 0)), "x \(x)")
         }
+        // Radius 0 is the catalogue's identity; a radius under one pixel gives nothing.
         let zero = try TestImages.filter("CIMorphologyGradient", ["inputImage": .image(image), "inputRadius": .number(0)])
-        #expect(try TestImages.pixel(zero, x: 10, y: 10) == Pixel(0, 0, 0, 0))
+        #expect(try TestImages.pixel(zero, x: 10, y: 10) == Pixel(1, 1, 1, 1))
+        let tiny = try TestImages.filter("CIMorphologyGradient", ["inputImage": .image(image), "inputRadius": .number(0.5)])
+        #expect(try TestImages.pixel(tiny, x: 10, y: 10) == Pixel(0, 0, 0, 0))
     }
 
     // MARK: Median

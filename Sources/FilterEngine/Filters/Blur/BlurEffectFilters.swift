@@ -156,9 +156,11 @@ enum BlurEffectFilters {
     /// The blur radius at each pixel is inputRadius × the mask's luminance (black sharp, white blurriest):
     /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius.
     static func maskedVariableBlur(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage"), mask = try inputs.image("inputMask")
+        let image = try inputs.image("inputImage")
         let radius = min(try inputs.number("inputRadius"), 2000)
+        // Radius 0 is the identity, whatever the mask (set or not).
         guard radius > 0.05, !image.extent.isEmpty else { return image }
+        let mask = try inputs.image("inputMask")
         let levels = (1...4).map { BlurFilters.gaussian(image, sigma: radius * Double($0) / 4) }
         let w = ColorMath.lumaWeights
         return ColorKernel(name: "maskedVariableBlur") { span in

@@ -41,8 +41,10 @@ enum MorphologyFilters {
     static func gradient(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let radius = try discRadius(inputs)
-        guard radius >= 1, !image.extent.isEmpty else {
-            // Radius 0: maximum and minimum are the image itself, their difference nothing.
+        // The catalogue gives radius 0 as this filter's identity (Core Image passes the image through there).
+        if radius <= 0 || image.extent.isEmpty { return image }
+        guard radius >= 1 else {
+            // Below one pixel the disc is the pixel itself: maximum and minimum agree, their difference is nothing.
             return ColorKernel(name: "zero") { span in span.out.fill(Pixel(0, 0, 0, 0), count: span.count) }
                 .apply(extent: image.extent, inputs: [image])
         }
