@@ -252,14 +252,15 @@ import Testing
         #expect(out.extent == image.extent)
         #expect(close(try TestImages.pixel(out, x: 30, y: 20), source.pixel(x: 30, y: 20)))
         // On a ramp linear in x, bilinear samples are exact and the mean is the ramp at the mean position. The
-        // farthest corner is ~44 px away, so k = 0.5 gives a 22 px streak: two passes, k1 = 0.5 and k2 = 0.5/8,
-        // each of 8 samples with mean fraction m = 3.5/8. Pixel 10 right of the centre moves, on average, by
-        // 10·(k2·m + (1 − k2·m)·k1·m) towards it.
+        // farthest corner is ~44 px away, so k = 0.5 gives a 22 px streak: two passes, k1 = 0.5 and k2 = 0.5/8.
+        // For the pixel 10 right of the centre the second pass spans 0.625 px: 2 samples, mean fraction 1/4;
+        // the first pass spans ~5 px at both of those samples: 6 samples, mean fraction 2.5/6. On average the
+        // pixel moves 10·(k2·m2 + (1 − k2·m2)·k1·m1) towards the centre.
         let ramp = TestImages.make(width: 64, height: 48) { x, _ in Pixel(Float(x) / 64, 0.5, 0.5, 1) }
         let zoomed = try TestImages.filter("CIZoomBlur", ["inputImage": .image(ramp), "inputCenter": .vector([30.5, 20.5]),
                                                           "inputAmount": .number(50)])
-        let m = 3.5 / 8, k1 = 0.5, k2 = 0.5 / 8
-        let position = 40.5 - 10 * (k2 * m + (1 - k2 * m) * k1 * m)
+        let m1 = 2.5 / 6, m2 = 0.25, k1 = 0.5, k2 = 0.5 / 8
+        let position = 40.5 - 10 * (k2 * m2 + (1 - k2 * m2) * k1 * m1)
         let expected = Float((position - 0.5) / 64)
         #expect(close(try TestImages.pixel(zoomed, x: 40, y: 20), Pixel(expected, 0.5, 0.5, 1)))
     }

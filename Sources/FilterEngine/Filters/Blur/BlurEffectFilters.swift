@@ -64,7 +64,7 @@ enum BlurEffectFilters {
     /// of the distance (negative amounts point away from the centre): far pixels streak more, the centre stays
     /// sharp. The segment is covered in passes of 8 samples each, every pass spanning an eighth of the one
     /// before (8 samples, then 64, 512, 4096 evenly spaced positions in effect), so the cost stays at most 32
-    /// bilinear samples a pixel however long the streak. The output keeps the input's extent.
+    /// bilinear samples a pixel however long the streak (fewer near the centre). The output keeps the input's extent.
     static func zoomBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let centre = try inputs.point("inputCenter")
@@ -86,8 +86,8 @@ enum BlurEffectFilters {
         return result
     }
 
-    /// One zoom pass: the mean of 8 bilinear samples at p + (c − p)·k·j/8, j = 0..<8 (one sample where that
-    /// span is under half a pixel).
+    /// One zoom pass: the mean of n bilinear samples at p + (c − p)·k·j/n, j = 0..<n, n = min(8, ⌈span⌉ + 1)
+    /// for a span |c − p|·|k| (one sample, the pixel itself, under half a pixel).
     static func zoomPass(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect) -> Image {
         let cx = Float(centre.x), cy = Float(centre.y), kf = Float(k)
         let kernel = GeneralKernel(name: "zoomBlur", roi: { _, r in
@@ -105,16 +105,20 @@ enum BlurEffectFilters {
                 for i in 0..<r.width {
                     let px = Float(r.x + i) + 0.5
                     let sx = (cx - px) * kf, sy = (cy - py) * kf
-                    if sx * sx + sy * sy < 0.25 {
+                    let span = (sx * sx + sy * sy).squareRoot()
+                    if span < 0.5 {
                         out[i] = source.pixel(x: r.x + i, y: y)
                         continue
                     }
+                    // Samples at most a pixel apart: fewer than 8 where the span is short.
+                    let n = min(8, Int(span.rounded(.up)) + 1)
+                    let step = 1 / Float(n)
                     var sum = Pixel(0, 0, 0, 0)
-                    for j in 0..<8 {
-                        let t = Float(j) * 0.125
+                    for j in 0..<n {
+                        let t = Float(j) * step
                         sum += source.sampleLinear(px + sx * t, py + sy * t)
                     }
-                    out[i] = sum * 0.125
+                    out[i] = sum * step
                 }
             }
         }
