@@ -1,0 +1,256 @@
+import Foundation
+
+/// The blur family beyond the Gaussian: box, disc, motion, zoom, median, noise reduction, masked variable
+/// blur, bokeh, bloom and gloom. Neighbourhood stages live in BlurStages.
+enum BlurEffectFilters {
+    static let all: [String: FilterImplementation] = [
+        "CIBoxBlur": boxBlur,
+        "CIDiscBlur": discBlur,
+        "CIMotionBlur": motionBlur,
+        "CIZoomBlur": zoomBlur,
+        "CIMedianFilter": medianFilter,
+        "CINoiseReduction": noiseReduction,
+        "CIMaskedVariableBlur": maskedVariableBlur,
+        "CIBokehBlur": bokehBlur,
+        "CIBloom": bloom,
+        "CIGloom": gloom,
+    ]
+
+    /// The half-width of Core Image's box for a radius: its render at radius 40 (shared/conformance/CIBoxBlur,
+    /// 660×483 in, 698×521 out) grows the extent by 19 pixels a side, a 39-pixel box.
+    static func boxHalfWidth(_ radius: Double) -> Int {
+        max(0, Int(((radius - 1) / 2).rounded(.down)))
+    }
+
+    static func boxBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let h = boxHalfWidth(try inputs.number("inputRadius"))
+        guard h > 0, !image.extent.isEmpty else { return image }
+        // Above a half-width of 64 the two running-sum passes stay O(1) a pixel; nothing to bound but memory,
+        // which the renderer's bands keep to the region of interest.
+        return BlurStages.box(image, halfWidth: min(h, 4096))
+    }
+
+    /// A mean over a disc. Radii up to 12 pixels work on the image itself (2R+1 span sums a pixel from
+    /// per-row prefix sums); larger ones on a pyramid level where the radius is at most 12, scaled back up.
+    static func disc(_ image: Image, radius: Double) -> Image {
+        guard radius >= 1, !image.extent.isEmpty else { return image }
+        let reach = Int(radius.rounded(.up))
+        let extent = BlurStages.grow(image.extent, reach, reach)
+        return BlurStages.onPyramid(image, radius: radius, limit: 12, extent: extent) { BlurStages.discMean($0, radius: $1) }
+    }
+
+    static func discBlur(_ inputs: FilterInputs) throws -> Image {
+        disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 2000))
+    }
+
+    /// Mean along a segment of half-length inputRadius in the direction inputAngle (both ways), sampled every
+    /// pixel with bilinear weights: a fixed stencil, applied row by row. Long segments are blurred on a pyramid
+    /// level where the half-length is at most 16 pixels, then scaled back up.
+    static func motionBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 2000), angle = try inputs.number("inputAngle")
+        guard radius >= 0.5, !image.extent.isEmpty else { return image }
+        let dx = radius * cos(angle), dy = radius * sin(angle)
+        let extent = BlurStages.grow(image.extent, Int(abs(dx).rounded(.up)), Int(abs(dy).rounded(.up)))
+        return BlurStages.onPyramid(image, radius: radius, limit: 16, extent: extent) { small, r in
+            let scale = r / radius
+            let samples = 2 * Int(r.rounded(.up)) + 1
+            return BlurStages.stencil(small, taps: BlurStages.lineTaps(dx: dx * scale, dy: dy * scale, samples: samples))
+        }
+    }
+
+    /// Each pixel the mean of the image along the segment from itself towards inputCenter, over inputAmount/100
+    /// of the distance (negative amounts point away from the centre): far pixels streak more, the centre stays
+    /// sharp. The segment is covered in passes of 8 samples each, every pass spanning an eighth of the one
+    /// before (8 samples, then 64, 512, 4096 evenly spaced positions in effect), so the cost stays at most 32
+    /// bilinear samples a pixel however long the streak (fewer near the centre). The output keeps the input's extent.
+    static func zoomBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let centre = try inputs.point("inputCenter")
+        let k = try inputs.number("inputAmount") / 100
+        let e = image.extent
+        guard abs(k) > 1e-4, !e.isEmpty else { return image }
+        // The longest streak: |k| × the farthest corner's distance (a large window for an infinite image).
+        let box = e.isInfinite ? Rect(x: centre.x - 4096, y: centre.y - 4096, width: 8192, height: 8192) : e
+        let far = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
+            .map { (($0.0 - centre.x) * ($0.0 - centre.x) + ($0.1 - centre.y) * ($0.1 - centre.y)).squareRoot() }.max()!
+        var passes = 1, span = abs(k) * far
+        while span > 8 && passes < 4 { span /= 8; passes += 1 }
+        var result = image
+        var scale = k
+        for _ in 0..<passes {
+            result = zoomPass(result, centre: centre, k: scale, extent: e)
+            scale /= 8
+        }
+        return result
+    }
+
+    /// One zoom pass: the mean of n bilinear samples at p + (c − p)·k·j/n, j = 0..<n, n = min(8, ⌈span⌉ + 1)
+    /// for a span |c − p|·|k| (one sample, the pixel itself, under half a pixel).
+    static func zoomPass(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect) -> Image {
+        let cx = Float(centre.x), cy = Float(centre.y), kf = Float(k)
+        let kernel = GeneralKernel(name: "zoomBlur", roi: { _, r in
+            // Samples lie between p and p + (c − p)·k: the rectangle and its image under that scaling about c.
+            let s = 1 - k
+            let ax = centre.x + (Double(r.x) - centre.x) * s, bx = centre.x + (Double(r.maxX) - centre.x) * s
+            let ay = centre.y + (Double(r.y) - centre.y) * s, by = centre.y + (Double(r.maxY) - centre.y) * s
+            let mapped = PixelRect(covering: Rect(x: min(ax, bx), y: min(ay, by), width: abs(bx - ax), height: abs(by - ay)))
+            return r.union(mapped).insetBy(dx: -2, dy: -2)
+        }) { context in
+            let source = context.inputs[0], r = context.rect
+            for y in r.y..<r.maxY {
+                let out = context.output.row(y) + (r.x - context.output.rect.x)
+                let py = Float(y) + 0.5
+                for i in 0..<r.width {
+                    let px = Float(r.x + i) + 0.5
+                    let sx = (cx - px) * kf, sy = (cy - py) * kf
+                    let span = (sx * sx + sy * sy).squareRoot()
+                    if span < 0.5 {
+                        out[i] = source.pixel(x: r.x + i, y: y)
+                        continue
+                    }
+                    // Samples at most a pixel apart: fewer than 8 where the span is short.
+                    let n = min(8, Int(span.rounded(.up)) + 1)
+                    let step = 1 / Float(n)
+                    var sum = Pixel(0, 0, 0, 0)
+                    for j in 0..<n {
+                        let t = Float(j) * step
+                        sum += source.sampleLinear(px + sx * t, py + sy * t)
+                    }
+                    out[i] = sum * step
+                }
+            }
+        }
+        return kernel.apply(extent: extent, inputs: [image])
+    }
+
+    /// 3×3 median per channel; Core Image keeps the input's extent (shared/conformance/CIMedianFilter).
+    static func medianFilter(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        guard !image.extent.isEmpty else { return image }
+        return BlurStages.median3x3(image)
+    }
+
+    /// Detail is the image minus a light Gaussian blur (σ 1). Where its luminance is below inputNoiseLevel it
+    /// is taken as noise and the pixel becomes the blurred one; above, the detail is kept less the threshold
+    /// (soft thresholding on the luminance, the same factor for all four channels) and boosted by
+    /// 1 + inputSharpness, which sharpens edges. Noise level 0 and sharpness 0 give the input back.
+    static func noiseReduction(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let level = try inputs.float("inputNoiseLevel"), sharpness = try inputs.float("inputSharpness")
+        guard !image.extent.isEmpty, level > 0 || sharpness > 0 else { return image }
+        let blurred = BlurFilters.gaussian(image, sigma: 1)
+        let gain = 1 + sharpness
+        let w = ColorMath.lumaWeights
+        return ColorKernel(name: "noiseReduction") { span in
+            let o = span.out, b = span.input(1)
+            for i in 0..<span.count {
+                let dr = o.r[i] - b.r[i], dg = o.g[i] - b.g[i], db = o.b[i] - b.b[i], da = o.a[i] - b.a[i]
+                let dy = abs(dr * w.x + dg * w.y + db * w.z)
+                let keep: Float = level <= 0 ? gain : (dy > level ? (1 - level / dy) * gain : 0)
+                o.r[i] = b.r[i] + dr * keep
+                o.g[i] = b.g[i] + dg * keep
+                o.b[i] = b.b[i] + db * keep
+                o.a[i] = b.a[i] + da * keep
+            }
+        }.apply(extent: image.extent, inputs: [image, blurred])
+    }
+
+    /// The blur radius at each pixel is inputRadius × the mask's luminance (black sharp, white blurriest):
+    /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius.
+    static func maskedVariableBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 2000)
+        // Radius 0 is the identity, whatever the mask (set or not).
+        guard radius > 0.05, !image.extent.isEmpty else { return image }
+        let mask = try inputs.image("inputMask")
+        let levels = (1...4).map { BlurFilters.gaussian(image, sigma: radius * Double($0) / 4) }
+        let w = ColorMath.lumaWeights
+        return ColorKernel(name: "maskedVariableBlur") { span in
+            let o = span.out, m = span.input(1)
+            let l1 = span.input(2), l2 = span.input(3), l3 = span.input(4), l4 = span.input(5)
+            for i in 0..<span.count {
+                let luma = m.r[i] * w.x + m.g[i] * w.y + m.b[i] * w.z
+                let t = min(max(luma, 0), 1) * 4
+                // Weights of the five levels (0 = the image): a tent around t.
+                let w0 = max(0, 1 - t), w1 = max(0, 1 - abs(t - 1)), w2 = max(0, 1 - abs(t - 2))
+                let w3 = max(0, 1 - abs(t - 3)), w4 = max(0, t - 3)
+                o.r[i] = o.r[i] * w0 + l1.r[i] * w1 + l2.r[i] * w2 + l3.r[i] * w3 + l4.r[i] * w4
+                o.g[i] = o.g[i] * w0 + l1.g[i] * w1 + l2.g[i] * w2 + l3.g[i] * w3 + l4.g[i] * w4
+                o.b[i] = o.b[i] * w0 + l1.b[i] * w1 + l2.b[i] * w2 + l3.b[i] * w3 + l4.b[i] * w4
+                o.a[i] = o.a[i] * w0 + l1.a[i] * w1 + l2.a[i] * w2 + l3.a[i] * w3 + l4.a[i] * w4
+            }
+        }.apply(extent: image.extent, inputs: [image, mask] + levels)
+    }
+
+    /// An approximation of Core Image's lens blur: a disc blur of inputRadius, mixed by inputRingAmount with a
+    /// ring (the disc minus an inner disc (1 - inputRingSize)·radius), then softened by a Gaussian of
+    /// inputSoftness pixels. Core Image's highlight treatment is not modelled.
+    static func bokehBlur(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 500)
+        let ringAmount = try inputs.float("inputRingAmount"), ringSize = try inputs.number("inputRingSize")
+        let softness = try inputs.number("inputSoftness")
+        guard radius >= 1, !image.extent.isEmpty else { return BlurFilters.gaussian(image, sigma: softness) }
+        var result = disc(image, radius: radius)
+        let innerRadius = radius * (1 - ringSize)
+        if ringAmount > 0, innerRadius >= 1, radius - innerRadius >= 0.5 {
+            let outerCount = Float(BlurStages.discRows(radius).reduce(0) { $0 + 2 * $1 + 1 })
+            let innerCount = Float(BlurStages.discRows(innerRadius).reduce(0) { $0 + 2 * $1 + 1 })
+            if outerCount > innerCount {
+                let inner = disc(image, radius: innerRadius)
+                // ring mean = (N·outer − n·inner) / (N − n); mixed with the disc by ringAmount.
+                let a = outerCount / (outerCount - innerCount), b = innerCount / (outerCount - innerCount)
+                result = ColorKernel(name: "bokehRing") { span in
+                    let o = span.out, q = span.input(1)
+                    for i in 0..<span.count {
+                        o.r[i] += ringAmount * (a * o.r[i] - b * q.r[i] - o.r[i])
+                        o.g[i] += ringAmount * (a * o.g[i] - b * q.g[i] - o.g[i])
+                        o.b[i] += ringAmount * (a * o.b[i] - b * q.b[i] - o.b[i])
+                        o.a[i] += ringAmount * (a * o.a[i] - b * q.a[i] - o.a[i])
+                        o.r[i] = max(o.r[i], 0); o.g[i] = max(o.g[i], 0); o.b[i] = max(o.b[i], 0); o.a[i] = max(o.a[i], 0)
+                    }
+                }.apply(extent: result.extent, inputs: [result, inner])
+            }
+        }
+        return BlurFilters.gaussian(result, sigma: softness)
+    }
+
+    /// Glow: each pixel moves towards the lighter of itself and its Gaussian-blurred surroundings (radius
+    /// inputRadius), by inputIntensity. Bright areas spill onto darker ones; the extent grows with the glow.
+    static func bloom(_ inputs: FilterInputs) throws -> Image {
+        try glow(inputs, lighter: true)
+    }
+
+    /// The dark counterpart: towards the darker of the pixel and its blurred surroundings. Keeps the extent.
+    static func gloom(_ inputs: FilterInputs) throws -> Image {
+        try glow(inputs, lighter: false)
+    }
+
+    private static func glow(_ inputs: FilterInputs, lighter: Bool) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let radius = min(try inputs.number("inputRadius"), 2000), intensity = try inputs.float("inputIntensity")
+        guard radius > 0.05, intensity > 0, !image.extent.isEmpty else { return image }
+        let blurred = BlurFilters.gaussian(image, sigma: radius)
+        let extent = lighter ? blurred.extent : image.extent
+        return ColorKernel(name: lighter ? "bloom" : "gloom") { span in
+            let o = span.out, b = span.input(1)
+            if lighter {
+                for i in 0..<span.count {
+                    o.r[i] += intensity * max(b.r[i] - o.r[i], 0)
+                    o.g[i] += intensity * max(b.g[i] - o.g[i], 0)
+                    o.b[i] += intensity * max(b.b[i] - o.b[i], 0)
+                    o.a[i] += intensity * max(b.a[i] - o.a[i], 0)
+                }
+            } else {
+                for i in 0..<span.count {
+                    o.r[i] += intensity * min(b.r[i] - o.r[i], 0)
+                    o.g[i] += intensity * min(b.g[i] - o.g[i], 0)
+                    o.b[i] += intensity * min(b.b[i] - o.b[i], 0)
+                    // Alpha keeps the pixel's own coverage; colour never exceeds it after darkening.
+                }
+            }
+        }.apply(extent: extent, inputs: [image, blurred])
+    }
+}
