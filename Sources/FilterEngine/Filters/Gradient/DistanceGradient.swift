@@ -15,20 +15,23 @@ enum DistanceGradient {
         let reach = Int(maximum.rounded(.up)) + 1
         // Beyond the maximum everything reads 1: distances only need to be known up to it.
         let scale: Float = maximum > 1e-6 ? 1 / maximum : 1e6
-        let kernel = GeneralKernel(name: "distanceGradientFromRedMask", roi: { _, rect in
+        // Bands of the output are transformed separately, each over its rows grown by the reach: worth it on two
+        // threads while the reach is small beside a band; beyond that one pass over the whole request is cheaper.
+        let kernel = GeneralKernel(name: "distanceGradientFromRedMask", parallel: reach <= 64, roi: { _, rect in
             rect.insetBy(dx: -reach, dy: -reach).intersection(sourceRect)
         }) { context in
             let target = context.rect
             let mask = context.inputs[0]
-            let grid = mask.rect.isEmpty ? target : target.union(mask.rect)
+            let needed = mask.rect.intersection(target.insetBy(dx: -reach, dy: -reach))
+            let grid = needed.isEmpty ? target : target.union(needed)
             let width = grid.width, height = grid.height
             let far = Float((reach + 1) * (reach + 1)) * 4
             var field = [Float](repeating: far, count: width * height)
             var anyMask = false
-            for y in mask.rect.y..<mask.rect.maxY {
+            for y in needed.y..<needed.maxY {
                 let row = mask.row(y)
                 let base = (y - grid.y) * width - grid.x
-                for x in mask.rect.x..<mask.rect.maxX where row[x - mask.rect.x].x > 0.5 {
+                for x in needed.x..<needed.maxX where row[x - mask.rect.x].x > 0.5 {
                     field[base + x] = 0
                     anyMask = true
                 }
@@ -54,21 +57,34 @@ enum DistanceGradient {
     /// Squared Euclidean distance transform in place (0 on the mask, `far` elsewhere on entry).
     static func transform(_ field: UnsafeMutablePointer<Float>, width: Int, height: Int, far: Float) {
         let n = max(width, height)
-        let line = UnsafeMutablePointer<Float>.allocate(capacity: n)
+        // Columns are handled in blocks of 16, copied to contiguous lines and back, so that the strided reads
+        // touch each cache line once (column-at-a-time access was measured 3-4x slower at 1080p).
+        let block = 16
+        let lines = UnsafeMutablePointer<Float>.allocate(capacity: block * height)
         let result = UnsafeMutablePointer<Float>.allocate(capacity: n)
         let vertices = UnsafeMutablePointer<Int>.allocate(capacity: n)
         let bounds = UnsafeMutablePointer<Float>.allocate(capacity: n + 1)
-        defer { line.deallocate(); result.deallocate(); vertices.deallocate(); bounds.deallocate() }
-        // Columns.
-        for x in 0..<width {
-            var any = false
+        defer { lines.deallocate(); result.deallocate(); vertices.deallocate(); bounds.deallocate() }
+        var x0 = 0
+        while x0 < width {
+            let count = min(block, width - x0)
             for y in 0..<height {
-                line[y] = field[y * width + x]
-                if line[y] < far { any = true }
+                let row = field + y * width + x0
+                for j in 0..<count { lines[j * height + y] = row[j] }
             }
-            guard any else { continue }
-            envelope(line, result, count: height, vertices: vertices, bounds: bounds, far: far)
-            for y in 0..<height { field[y * width + x] = result[y] }
+            for j in 0..<count {
+                let line = lines + j * height
+                var any = false
+                for y in 0..<height where line[y] < far { any = true; break }
+                guard any else { continue }
+                envelope(line, result, count: height, vertices: vertices, bounds: bounds, far: far)
+                line.update(from: result, count: height)
+            }
+            for y in 0..<height {
+                let row = field + y * width + x0
+                for j in 0..<count { row[j] = lines[j * height + y] }
+            }
+            x0 += count
         }
         // Rows.
         for y in 0..<height {
