@@ -56,12 +56,14 @@ enum LightFilters {
 
     // MARK: Spot colour
 
+    struct SpotRule: Sendable { var center: SIMD3<Float>; var replacement: SIMD3<Float>; var inner: Float; var outer: Float }
+
     /// Replaces colours close to up to three centre colours by replacement colours. Closeness is the distance in
     /// sRGB-encoded, unpremultiplied RGB; the replacement is full within closeness·contrast of the centre and
     /// fades out (smoothstep) at closeness. The three replacements apply in turn; alpha is kept.
     static func spotColor(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        struct Rule { var center: SIMD3<Float>; var replacement: SIMD3<Float>; var inner: Float; var outer: Float }
+        typealias Rule = SpotRule
         var rules: [Rule] = []
         for n in 1...3 {
             let c = try inputs.color("inputCenterColor\(n)"), r = try inputs.color("inputReplacementColor\(n)")
@@ -73,36 +75,67 @@ enum LightFilters {
                               inner: closeness * contrast, outer: closeness))
         }
         let table = rules
+        let encodeTable = sRGBEncodeTable, decodeTable = GradientFilters.decodeTable
         return ColorKernel(name: "spotColor") { span in
-            let out = span.out
-            for i in 0..<span.count {
-                let a = out.a[i]
-                guard a > 0 else { continue }
-                let inv = 1 / a
-                var r = ColorMath.sRGB(fromLinear: out.r[i] * inv)
-                var g = ColorMath.sRGB(fromLinear: out.g[i] * inv)
-                var b = ColorMath.sRGB(fromLinear: out.b[i] * inv)
-                var changed = false
-                for rule in table {
-                    let dr = r - rule.center.x, dg = g - rule.center.y, db = b - rule.center.z
-                    let d = (dr * dr + dg * dg + db * db).squareRoot()
-                    guard d < rule.outer else { continue }
-                    var w: Float = 1
-                    if d > rule.inner {
-                        let t = (d - rule.inner) / (rule.outer - rule.inner)
-                        w = 1 - t * t * (3 - 2 * t)
+            encodeTable.withUnsafeBufferPointer { encodeTable in
+                decodeTable.withUnsafeBufferPointer { decodeTable in
+                    table.withUnsafeBufferPointer { rules in
+                        spotColorSpan(span, rules, encodeTable.baseAddress!, decodeTable.baseAddress!)
                     }
-                    r += (rule.replacement.x - r) * w
-                    g += (rule.replacement.y - g) * w
-                    b += (rule.replacement.z - b) * w
-                    changed = true
                 }
-                guard changed else { continue }
-                out.r[i] = ColorMath.linear(fromSRGB: r) * a
-                out.g[i] = ColorMath.linear(fromSRGB: g) * a
-                out.b[i] = ColorMath.linear(fromSRGB: b) * a
             }
         }.apply(inputs: [image])
+    }
+
+    /// Linear value → sRGB-encoded, tabulated over the square root of the value (1/1024 steps, interpolated;
+    /// within 2e-4 of the curve). Values outside 0…1 take the exact curve.
+    static let sRGBEncodeTable: [Float] = (0...1025).map { i in
+        let u = min(Float(i) / 1024, 1)
+        return ColorMath.sRGB(fromLinear: u * u)
+    }
+
+    @inline(__always) static func encode(_ v: Float, _ table: UnsafePointer<Float>) -> Float {
+        guard v >= 0, v <= 1 else { return ColorMath.sRGB(fromLinear: v) }
+        let x = v.squareRoot() * 1024
+        let i = Int(x)
+        return table[i] + (table[i + 1] - table[i]) * (x - Float(i))
+    }
+
+    @inline(__always)
+    static func spotColorSpan(_ span: ColorSpan, _ table: UnsafeBufferPointer<SpotRule>,
+                              _ encodeTable: UnsafePointer<Float>, _ decodeTable: UnsafePointer<Float>) {
+        let out = span.out
+        for i in 0..<span.count {
+            let a = out.a[i]
+            guard a > 0 else { continue }
+            let inv = 1 / a
+            var r = encode(out.r[i] * inv, encodeTable)
+            var g = encode(out.g[i] * inv, encodeTable)
+            var b = encode(out.b[i] * inv, encodeTable)
+            var changed = false
+            for rule in table {
+                let dr = r - rule.center.x, dg = g - rule.center.y, db = b - rule.center.z
+                let d = (dr * dr + dg * dg + db * db).squareRoot()
+                guard d < rule.outer else { continue }
+                var w: Float = 1
+                if d > rule.inner {
+                    let t = (d - rule.inner) / (rule.outer - rule.inner)
+                    w = 1 - t * t * (3 - 2 * t)
+                }
+                r += (rule.replacement.x - r) * w
+                g += (rule.replacement.y - g) * w
+                b += (rule.replacement.z - b) * w
+                changed = true
+            }
+            guard changed else { continue }
+            out.r[i] = decode(r, decodeTable) * a
+            out.g[i] = decode(g, decodeTable) * a
+            out.b[i] = decode(b, decodeTable) * a
+        }
+    }
+
+    @inline(__always) static func decode(_ v: Float, _ table: UnsafePointer<Float>) -> Float {
+        v >= 0 && v <= 1 ? GradientFilters.decode(v, table) : ColorMath.linear(fromSRGB: v)
     }
 
     // MARK: Flares
@@ -161,15 +194,18 @@ enum LightFilters {
                 let dx = x0 + Float(i)
                 let d2 = dx * dx + dy * dy
                 let d = d2.squareRoot()
-                var intensity = expf(coreK * d2)
-                intensity += glowStrength * glowRadius / max(d, glowRadius * 0.5)
+                var intensity = glowStrength * glowRadius / max(d, glowRadius * 0.5)
+                // Exponentials only where they are above e^-20 (most pixels are far from core and rays).
+                let core = coreK * d2
+                if core > -20 { intensity += expf(core) }
                 // The two rays: distance along (a) and across (b) each axis.
                 let a1 = abs(dx * ex + dy * ey), b1 = abs(dx * ey - dy * ex)
                 let a2 = b1, b2 = a1
                 let t1 = max(1 - a1 / rayLength, 0), t2 = max(1 - a2 / rayLength, 0)
                 let w1 = crossWidth * t1 + 0.25, w2 = crossWidth * t2 + 0.25
-                intensity += crossOpacity * t1 * t1 * expf(-(b1 * b1) / (w1 * w1))
-                intensity += crossOpacity * t2 * t2 * expf(-(b2 * b2) / (w2 * w2))
+                let e1 = (b1 * b1) / (w1 * w1), e2 = (b2 * b2) / (w2 * w2)
+                if t1 > 0 && e1 < 20 { intensity += crossOpacity * t1 * t1 * expf(-e1) }
+                if t2 > 0 && e2 < 20 { intensity += crossOpacity * t2 * t2 * expf(-e2) }
                 let v = min(intensity, 1)
                 out.r[i] = color.x * v; out.g[i] = color.y * v; out.b[i] = color.z * v; out.a[i] = color.w * v
             }
