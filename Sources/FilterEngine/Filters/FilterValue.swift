@@ -106,6 +106,11 @@ extension InputDescriptor {
             if type == .rectangle, v[2] < 0 || v[3] < 0 {
                 throw FilterError("\(filter).\(key): a rectangle's width and height cannot be negative")
             }
+        case (.array, .vector(let v)):
+            // An array of vectors (CIMeshGenerator's segments) travels flat: four numbers per segment.
+            guard v.allSatisfy(\.isFinite), v.count % 4 == 0 else {
+                throw FilterError("\(filter).\(key) expects a list of segments, four numbers each (x0 y0 x1 y1), not \(value)")
+            }
         case (.color, .color(let c)):
             guard c.components.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
         case (.transform, .transform(let t)):

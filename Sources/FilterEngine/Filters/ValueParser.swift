@@ -19,7 +19,7 @@ public enum ValueParser {
                 guard let n = Double(trimmed) else { throw fail() }
                 value = .number(n)
             }
-        case .vector:
+        case .vector, .array:
             guard let numbers = numbers(in: trimmed) else { throw fail() }
             value = .vector(numbers)
         case .color:

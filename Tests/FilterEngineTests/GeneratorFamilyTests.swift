@@ -1,0 +1,332 @@
+import Foundation
+import Testing
+@testable import FilterEngine
+
+/// Gradients, shapes, lights, distance field and mesh: known pixels worked out from the formulas, extents.
+@Suite struct GeneratorFamilyTests {
+    static let white = FilterValue.color(.white)
+    static let black = FilterValue.color(.black)
+
+    func px(_ image: Image, _ x: Int, _ y: Int) throws -> Pixel { try TestImages.pixel(image, x: x, y: y) }
+
+    func grey(_ v: Float) -> Pixel { Pixel(v, v, v, 1) }
+
+    // MARK: Gradients
+
+    @Test func linearGradientEndsAndMiddle() throws {
+        let g = try TestImages.filter("CILinearGradient", [
+            "inputPoint0": .vector([0, 0]), "inputPoint1": .vector([100, 0]),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(g.extent.isInfinite)
+        #expect(close(try px(g, -20, 7), grey(1)))
+        #expect(close(try px(g, 140, 7), grey(0)))
+        // Pixel 49 has its centre at x = 49.5: t = 0.495, linear mix of linear white (1) and black (0).
+        #expect(close(try px(g, 49, 30), grey(0.505)))
+        #expect(close(try px(g, 24, -30), grey(0.755)))
+    }
+
+    @Test func linearGradientMixesInLinearPremultipliedSpace() throws {
+        // Opaque red to transparent: the midpoint is half of linear red, premultiplied, alpha 0.5.
+        let g = try TestImages.filter("CILinearGradient", [
+            "inputPoint0": .vector([0.5, 0]), "inputPoint1": .vector([10.5, 0]),
+            "inputColor0": .color(Color(red: 1, green: 0, blue: 0)), "inputColor1": .color(.clear),
+        ])
+        #expect(close(try px(g, 5, 0), Pixel(0.5, 0, 0, 0.5)))
+    }
+
+    @Test func linearGradientWithCoincidentPointsIsColourZero() throws {
+        let g = try TestImages.filter("CILinearGradient", [
+            "inputPoint0": .vector([5, 5]), "inputPoint1": .vector([5, 5]),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        let p = try px(g, 40, 2)
+        #expect(close(p, grey(1)))
+    }
+
+    @Test func smoothLinearGradientEasesTheRamp() throws {
+        let g = try TestImages.filter("CISmoothLinearGradient", [
+            "inputPoint0": .vector([0, 0]), "inputPoint1": .vector([100, 0]),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(g.extent.isInfinite)
+        let t: Float = 0.245
+        #expect(close(try px(g, 24, 3), grey(1 - t * t * (3 - 2 * t))))
+        #expect(close(try px(g, 49, 3), grey(1 - 0.495 * 0.495 * (3 - 0.99))))
+        #expect(close(try px(g, -5, 3), grey(1)))
+        #expect(close(try px(g, 105, 3), grey(0)))
+    }
+
+    @Test func radialGradient() throws {
+        let g = try TestImages.filter("CIRadialGradient", [
+            "inputCenter": .vector([50, 50]), "inputRadius0": .number(10), "inputRadius1": .number(30),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(g.extent.isInfinite)
+        #expect(close(try px(g, 50, 50), grey(1)))
+        #expect(close(try px(g, 95, 50), grey(0)))
+        let d = Float((19.5 * 19.5 + 0.5 * 0.5).squareRoot())
+        #expect(close(try px(g, 69, 50), grey(1 - (d - 10) / 20)))
+        // Radii swapped: colour 1 inside radius 1.
+        let h = try TestImages.filter("CIRadialGradient", [
+            "inputCenter": .vector([50, 50]), "inputRadius0": .number(30), "inputRadius1": .number(10),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(close(try px(h, 50, 50), grey(0)))
+        #expect(close(try px(h, 95, 50), grey(1)))
+        // Equal radii: a hard circle.
+        let e = try TestImages.filter("CIRadialGradient", [
+            "inputCenter": .vector([50, 50]), "inputRadius0": .number(20), "inputRadius1": .number(20),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(close(try px(e, 60, 50), grey(1)))
+        #expect(close(try px(e, 75, 50), grey(0)))
+    }
+
+    @Test func gaussianGradient() throws {
+        let g = try TestImages.filter("CIGaussianGradient", [
+            "inputCenter": .vector([50, 50]), "inputRadius": .number(30),
+            "inputColor0": Self.white, "inputColor1": .color(.clear),
+        ])
+        #expect(g.extent.isInfinite)
+        let d2: Float = 10.5 * 10.5 + 0.5 * 0.5
+        let sigma: Float = 10
+        let w = expf(-d2 / (2 * sigma * sigma))
+        #expect(close(try px(g, 60, 50), Pixel(w, w, w, w)))
+        #expect(try px(g, 50, 50).w > 0.99)
+        #expect(try px(g, 90, 50).w < 0.01)
+        let zero = try TestImages.filter("CIGaussianGradient", ["inputRadius": .number(0), "inputColor1": Self.black])
+        #expect(close(try px(zero, 150, 150), grey(0)))
+    }
+
+    /// Independent HSV → RGB (sector form).
+    func hsv(_ h: Double, _ s: Double, _ v: Double) -> (Double, Double, Double) {
+        let h6 = (h.truncatingRemainder(dividingBy: 1) + 1).truncatingRemainder(dividingBy: 1) * 6
+        let sector = Int(h6), f = h6 - Double(sector)
+        let p = v * (1 - s), q = v * (1 - s * f), t = v * (1 - s * (1 - f))
+        switch sector {
+        case 0: return (v, t, p)
+        case 1: return (q, v, p)
+        case 2: return (p, v, t)
+        case 3: return (p, q, v)
+        case 4: return (t, p, v)
+        default: return (v, p, q)
+        }
+    }
+
+    @Test func hueSaturationValueWheel() throws {
+        let g = try TestImages.filter("CIHueSaturationValueGradient", [
+            "inputRadius": .number(50), "inputValue": .number(0.8), "inputDither": .number(0), "inputSoftness": .number(0),
+        ])
+        #expect(g.extent == Rect(x: 0, y: 0, width: 100, height: 100))
+        for (x, y) in [(95, 50), (50, 90), (20, 30), (60, 10), (52, 51)] {
+            let dx = Double(x) + 0.5 - 50, dy = Double(y) + 0.5 - 50
+            let angle = atan2(dy, dx) / (2 * Double.pi)
+            let (r, gr, b) = hsv(angle, min((dx * dx + dy * dy).squareRoot() / 50, 1), 0.8)
+            let expected = Pixel(ColorMath.linear(fromSRGB: Float(r)), ColorMath.linear(fromSRGB: Float(gr)),
+                                 ColorMath.linear(fromSRGB: Float(b)), 1)
+            #expect(close(try px(g, x, y), expected, tolerance: 1e-3), "pixel \(x) \(y)")
+        }
+        // Outside the disc (the corners of the square) it is transparent.
+        #expect(try px(g, 1, 1).w == 0)
+    }
+
+    // MARK: Shapes
+
+    @Test func stripes() throws {
+        let g = try TestImages.filter("CIStripesGenerator", [
+            "inputCenter": .vector([0, 0]), "inputWidth": .number(10), "inputSharpness": .number(1),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(g.extent.isInfinite)
+        #expect(close(try px(g, 5, 3), grey(1)))
+        #expect(close(try px(g, 9, 3), grey(1)))
+        #expect(close(try px(g, 10, 3), grey(0)))
+        #expect(close(try px(g, 15, 100), grey(0)))
+        #expect(close(try px(g, 25, -7), grey(1)))
+        #expect(close(try px(g, -5, 0), grey(0)))
+        // Sharpness 0: a blend band of half a stripe each side; a quarter of the way in, 3/4 of colour 0.
+        let soft = try TestImages.filter("CIStripesGenerator", [
+            "inputCenter": .vector([0.5, 0]), "inputWidth": .number(8), "inputSharpness": .number(0),
+            "inputColor0": Self.white, "inputColor1": Self.black,
+        ])
+        #expect(close(try px(soft, 2, 0), grey(0.75)))
+        #expect(close(try px(soft, 4, 0), grey(1)))
+        #expect(close(try px(soft, 8, 0), grey(0.5)))
+    }
+
+    @Test func roundedRectangle() throws {
+        let g = try TestImages.filter("CIRoundedRectangleGenerator", [
+            "inputExtent": .vector([10, 10, 40, 20]), "inputRadius": .number(5), "inputColor": Self.white,
+        ])
+        #expect(g.extent == Rect(x: 10, y: 10, width: 40, height: 20))
+        #expect(close(try px(g, 30, 20), grey(1)))
+        #expect(close(try px(g, 10, 20), grey(1)))   // on the straight edge
+        #expect(close(try px(g, 49, 29), Pixel(0, 0, 0, 0)))  // the rounded-off corner
+        #expect(close(try px(g, 5, 20), Pixel(0, 0, 0, 0)))
+        // A radius beyond half the height gives a stadium: the corner circle has radius 10.
+        let s = try TestImages.filter("CIRoundedRectangleGenerator", [
+            "inputExtent": .vector([0, 0, 40, 20]), "inputRadius": .number(100), "inputColor": Self.white,
+        ])
+        #expect(close(try px(s, 1, 10), grey(1)))
+        #expect(close(try px(s, 1, 3), Pixel(0, 0, 0, 0)))
+        #expect(close(try px(s, 20, 0), grey(1)))
+    }
+
+    @Test func roundedRectangleStroke() throws {
+        let g = try TestImages.filter("CIRoundedRectangleStrokeGenerator", [
+            "inputExtent": .vector([10, 10, 40, 20]), "inputRadius": .number(5), "inputWidth": .number(4),
+            "inputColor": Self.white,
+        ])
+        #expect(g.extent == Rect(x: 8, y: 8, width: 44, height: 24))
+        #expect(close(try px(g, 10, 20), grey(1)))
+        #expect(close(try px(g, 8, 20), grey(1)))
+        #expect(close(try px(g, 30, 20), Pixel(0, 0, 0, 0)))
+        #expect(close(try px(g, 14, 20), Pixel(0, 0, 0, 0)))
+        // No colour given: opaque white.
+        let d = try TestImages.filter("CIRoundedRectangleStrokeGenerator", [:])
+        #expect(close(try px(d, 0, 50), grey(1)))
+    }
+
+    @Test func blurredRectangle() throws {
+        let g = try TestImages.filter("CIBlurredRectangleGenerator", [
+            "inputExtent": .vector([0, 0, 100, 60]), "inputSigma": .number(10), "inputColor": Self.white,
+        ])
+        #expect(g.extent == Rect(x: -30, y: -30, width: 160, height: 120))
+        func cover(_ p: Double, _ a: Double, _ b: Double) -> Float {
+            Float(0.5 * (erf((b - p) / (10 * 2.0.squareRoot())) - erf((a - p) / (10 * 2.0.squareRoot()))))
+        }
+        for (x, y) in [(50, 30), (0, 30), (-10, -5), (99, 59)] {
+            let c = cover(Double(x) + 0.5, 0, 100) * cover(Double(y) + 0.5, 0, 60)
+            #expect(close(try px(g, x, y), Pixel(c, c, c, c), tolerance: 1e-3), "pixel \(x) \(y)")
+        }
+        // Sigma 0: the plain rectangle.
+        let hard = try TestImages.filter("CIBlurredRectangleGenerator", [
+            "inputExtent": .vector([0, 0, 10, 10]), "inputSigma": .number(0),
+        ])
+        #expect(hard.extent == Rect(x: 0, y: 0, width: 10, height: 10))
+        #expect(close(try px(hard, 0, 9), grey(1)))
+    }
+
+    // MARK: Lights
+
+    @Test func spotLight() throws {
+        let image = TestImages.make(width: 80, height: 20) { _, _ in Pixel(0.5, 0.5, 0.5, 1) }
+        let lit = try TestImages.filter("CISpotLight", [
+            "inputImage": .image(image), "inputLightPosition": .vector([10, 10, 100]),
+            "inputLightPointsAt": .vector([10, 10, 0]), "inputBrightness": .number(1),
+            "inputConcentration": .number(1), "inputColor": Self.white,
+        ])
+        #expect(lit.extent == image.extent)
+        // Straight below the light both cosines are ~1; 49.5 px away each is 100 / |L|.
+        let below = Float(100 / (0.5 * 0.5 * 2 + 10_000).squareRoot())
+        #expect(close(try px(lit, 9, 9), Pixel(0.5 * below * below, 0.5 * below * below, 0.5 * below * below, 1)))
+        let c = Float(100 / (49.5 * 49.5 + 0.25 + 10_000).squareRoot())
+        #expect(close(try px(lit, 59, 9), Pixel(0.5 * c * c, 0.5 * c * c, 0.5 * c * c, 1)))
+    }
+
+    @Test func spotColorReplacesNearColoursOnly() throws {
+        let center = Color(red: 0.0784, green: 0.0627, blue: 0.0706)
+        let replacement = Color(red: 0.4392, green: 0.1922, blue: 0.1961)
+        let image = TestImages.make(width: 2, height: 1) { x, _ in
+            x == 0 ? center.workingPixel : Color(red: 0, green: 0, blue: 1).workingPixel
+        }
+        let out = try TestImages.filter("CISpotColor", ["inputImage": .image(image)])
+        #expect(out.extent == image.extent)
+        #expect(close(try px(out, 0, 0), replacement.workingPixel, tolerance: 1e-4))
+        #expect(close(try px(out, 1, 0), Pixel(0, 0, 1, 1)))
+        // Closeness 0 everywhere: identity.
+        let none = try TestImages.filter("CISpotColor", [
+            "inputImage": .image(image), "inputCloseness1": .number(0), "inputCloseness2": .number(0),
+            "inputCloseness3": .number(0),
+        ])
+        #expect(close(try px(none, 0, 0), center.workingPixel))
+    }
+
+    @Test func flareGenerators() throws {
+        let star = try TestImages.filter("CIStarShineGenerator", ["inputColor": Self.white])
+        #expect(star.extent.isInfinite)
+        #expect(close(try px(star, 150, 150), grey(1), tolerance: 1e-3))
+        #expect(try px(star, 150, 450).w < 0.2)
+
+        let sun = try TestImages.filter("CISunbeamsGenerator", ["inputColor": Self.white])
+        #expect(sun.extent.isInfinite)
+        #expect(close(try px(sun, 150, 150), grey(1)))
+        #expect(try px(sun, 600, 600).w < 0.05)
+
+        // Halo with full overlap and no striation: a cos² ring from radius 50 to 100, peak 1 at radius 75.
+        let halo = try TestImages.filter("CILenticularHaloGenerator", [
+            "inputCenter": .vector([100, 100]), "inputHaloRadius": .number(50), "inputHaloWidth": .number(50),
+            "inputHaloOverlap": .number(1), "inputStriationStrength": .number(0), "inputColor": Self.white,
+        ])
+        #expect(halo.extent == Rect(x: 0, y: 0, width: 200, height: 200))
+        #expect(try px(halo, 100, 100).w == 0)
+        let u = Float((74.5 * 74.5 + 0.25).squareRoot() - 75) / 25
+        let ring = cosf(u * .pi / 2) * cosf(u * .pi / 2)
+        #expect(close(try px(halo, 174, 100), Pixel(ring, ring, ring, ring)))
+        let v = Float((62.5 * 62.5 + 0.25).squareRoot() - 75) / 25
+        let ring2 = cosf(v * .pi / 2) * cosf(v * .pi / 2)
+        #expect(close(try px(halo, 100, 162), Pixel(ring2, ring2, ring2, ring2)))
+    }
+
+    // MARK: Distance gradient and mesh
+
+    @Test func distanceGradientKnownPixels() throws {
+        let mask = TestImages.make(width: 20, height: 20) { x, y in x == 5 && y == 5 ? grey(1) : grey(0) }
+        let g = try TestImages.filter("CIDistanceGradientFromRedMask", [
+            "inputImage": .image(mask), "inputMaximumDistance": .number(10),
+        ])
+        #expect(g.extent.isInfinite)
+        #expect(close(try px(g, 5, 5), grey(0)))
+        #expect(close(try px(g, 8, 9), grey(0.5)))
+        #expect(close(try px(g, 5, -3), grey(0.8)))
+        #expect(close(try px(g, 30, 5), grey(1)))
+    }
+
+    @Test func distanceGradientIsExact() throws {
+        // A scattered mask against brute force.
+        let w = 37, h = 23
+        func inMask(_ x: Int, _ y: Int) -> Bool { (x * 7 + y * 13) % 41 == 0 || (x == 30 && y > 10) }
+        let mask = TestImages.make(width: w, height: h) { x, y in inMask(x, y) ? grey(1) : grey(0) }
+        let maximum = 12.0
+        let g = try TestImages.filter("CIDistanceGradientFromRedMask", [
+            "inputImage": .image(mask), "inputMaximumDistance": .number(maximum),
+        ])
+        let window = Rect(x: -5, y: -5, width: Double(w + 10), height: Double(h + 10))
+        let out = try TestImages.render(g, window)
+        var worst: Float = 0
+        for y in -5..<(h + 5) {
+            for x in -5..<(w + 5) {
+                var best = Double.infinity
+                for my in 0..<h { for mx in 0..<w where inMask(mx, my) {
+                    best = min(best, Double((mx - x) * (mx - x) + (my - y) * (my - y)))
+                } }
+                let expected = Float(min(best.squareRoot() / maximum, 1))
+                worst = max(worst, abs(out.pixel(x: x, y: y).x - expected))
+            }
+        }
+        #expect(worst < 1e-5)
+    }
+
+    @Test func meshSegments() throws {
+        let g = try TestImages.filter("CIMeshGenerator", [
+            "inputMesh": .vector([10, 10, 50, 10]), "inputWidth": .number(2), "inputColor": Self.white,
+        ])
+        #expect(g.extent == Rect(x: 8, y: 8, width: 44, height: 4))
+        #expect(close(try px(g, 30, 10), grey(1)))
+        #expect(close(try px(g, 30, 9), grey(1)))
+        #expect(close(try px(g, 30, 11), Pixel(0, 0, 0, 0)))
+        #expect(close(try px(g, 5, 10), Pixel(0, 0, 0, 0)))
+        // Two segments, parsed from text as the command line gives them.
+        let descriptor = try Filter(named: "CIMeshGenerator").descriptor.input("inputMesh")!
+        let mesh = try ValueParser.parse("0 0 0 20 0 0 20 0", for: descriptor, filter: "CIMeshGenerator")
+        let two = try TestImages.filter("CIMeshGenerator", ["inputMesh": mesh, "inputWidth": .number(2), "inputColor": Self.white])
+        #expect(close(try px(two, 0, 15), grey(1)))
+        #expect(close(try px(two, 15, 0), grey(1)))
+        #expect(close(try px(two, 15, 15), Pixel(0, 0, 0, 0)))
+        // A count that is not a multiple of four is refused; no mesh gives a transparent image.
+        #expect(throws: FilterError.self) { try TestImages.filter("CIMeshGenerator", ["inputMesh": .vector([1, 2, 3])]) }
+        let empty = try TestImages.filter("CIMeshGenerator", [:])
+        #expect(try px(empty, 0, 0).w == 0)
+    }
+}
