@@ -21,6 +21,14 @@ CATEGORY_ORDER = [
 ]
 
 # Filters that cannot be made on this platform, with the reason shown to users.
+# Identity values Apple declares that leave no image unchanged in our implementation's reading of the filter;
+# dropped so that "identity" keeps its meaning (the catalogue-wide identity test relies on it).
+DROPPED_IDENTITIES = {
+    ("CICircularWrap", "inputAngle"): "Apple declares identity 0 here, but wrapping the image around a circle never leaves it unchanged; dropped",
+    ("CISpotLight", "inputBrightness"): "Apple declares identity 1 here, but no brightness/concentration pair leaves the image unchanged (the light still falls off with angle and incidence); dropped so identity values keep their meaning",
+    ("CISpotLight", "inputConcentration"): "Apple declares identity 20 here, but no brightness/concentration pair leaves the image unchanged (the light still falls off with angle and incidence); dropped so identity values keep their meaning",
+}
+
 UNAVAILABLE = {
     "CICoreMLModelFilter": "needs a Core ML model, which does not exist off Apple's systems",
     "CIPersonSegmentation": "needs Apple's person-segmentation neural network",
@@ -148,6 +156,10 @@ def build(reference, existing):
                              ("CIAttributeIdentity", "identity")]:
                 if src in r:
                     inp[dst] = convert_value(r["CIAttributeClass"], r[src])
+            dropped = DROPPED_IDENTITIES.get((name, r["key"]))
+            if dropped and "identity" in inp:
+                del inp["identity"]
+                notes.append(dropped)
             if "CIAttributeDisplayName" not in r:
                 notes.append("display name derived from the key")
             if "sliderMin" not in inp:
