@@ -184,4 +184,41 @@ import Testing
         #expect(out.extent == Rect(x: 118, y: 140, width: 528, height: 367))
         #expect(!(try TestImages.render(out).pixel(x: 350, y: 320).w.isNaN))
     }
+
+    @Test func cameraFiltersAreTheIdentityAtTheirDefaults() throws {
+        let image = TestImages.pattern()
+        for name in ["CIPerspectiveRotate", "CIKeystoneCorrectionCombined", "CIKeystoneCorrectionHorizontal",
+                     "CIKeystoneCorrectionVertical"] {
+            let out = try TestImages.filter(name, ["inputImage": .image(image)])
+            #expect(out.extent == image.extent, "\(name)")
+            #expect(TestImages.maxDifference(try TestImages.render(out), try TestImages.render(image)) < 1e-4, "\(name)")
+        }
+    }
+
+    @Test func perspectiveRotateRollTurnsAboutTheCentre() throws {
+        // A quarter turn anticlockwise about (32, 24): output centre (37.5, 24.5) reads (32.5, 18.5).
+        let image = TestImages.pattern()
+        let out = try TestImages.filter("CIPerspectiveRotate", ["inputImage": .image(image), "inputRoll": .number(.pi / 2)])
+        #expect(out.extent == Rect(x: 8, y: -8, width: 48, height: 64))
+        let src = try TestImages.render(image)
+        #expect(close(try TestImages.pixel(out, x: 37, y: 24), src.pixel(x: 32, y: 18), tolerance: 1e-4))
+        // Yaw narrows the picture on one side: a finite, different extent with finite pixels.
+        let yawed = try TestImages.filter("CIPerspectiveRotate", ["inputImage": .image(image), "inputYaw": .number(0.4)])
+        #expect(!yawed.extent.isInfinite && yawed.extent != image.extent)
+        RegistryTests.checkFinite(try TestImages.render(yawed), "yaw")
+    }
+
+    @Test func keystoneVerticalStraightensEquallyLeaningSides() throws {
+        // Both guides lean by 10 px over the height: correcting them is the shear
+        // x' = x - 10 y / 48 + 5, so output (x', y') reads source (x' + 10 y' / 48 - 5, y').
+        let image = TestImages.pattern()
+        let out = try TestImages.filter("CIKeystoneCorrectionVertical", ["inputImage": .image(image),
+            "inputBottomLeft": .vector([10, 0]), "inputTopLeft": .vector([20, 48]),
+            "inputBottomRight": .vector([50, 0]), "inputTopRight": .vector([60, 48])])
+        let src = try TestImages.render(image)
+        for (x, y) in [(30, 10), (40, 30), (20, 40)] {
+            let sx = Float(x) + 0.5 + 10 * (Float(y) + 0.5) / 48 - 5
+            #expect(close(try TestImages.pixel(out, x: x, y: y), src.sampleLinear(sx, Float(y) + 0.5), tolerance: 1e-3), "(\(x), \(y))")
+        }
+    }
 }

@@ -5,7 +5,7 @@ public enum FilterRegistry {
         let families: [[String: FilterImplementation]] = [
             ColorAdjustmentFilters.all, ColorEffectFilters.all, GeneratorFilters.all, CompositeFilters.all,
             BlurFilters.all, GeometryFilters.all, DistortionFilters.all, ReductionFilters.all,
-            TileFilters.all,
+            TileFilters.all, GeometryFilters.cameraFilters,
         ]
         for family in families {
             all.merge(family) { _, _ in fatalError("a filter is registered twice") }
@@ -37,15 +37,15 @@ public enum FilterRegistry {
         "CIGaborGradients", "CIGaussianGradient", "CIGlassDistortion", "CIGlassLozenge", "CIGloom", "CIGuidedFilter",
         "CIHardLightBlendMode", "CIHatchedScreen", "CIHeightFieldFromMask", "CIHexagonalPixellate",
         "CIHighlightShadowAdjust", "CIHistogramDisplayFilter", "CIHoleDistortion", "CIHueBlendMode",
-        "CIHueSaturationValueGradient", "CIKMeans", "CIKeystoneCorrectionCombined", "CIKeystoneCorrectionHorizontal",
-        "CIKeystoneCorrectionVertical", "CILenticularHaloGenerator", "CILightTunnel", "CILightenBlendMode",
+        "CIHueSaturationValueGradient", "CIKMeans",
+        "CILenticularHaloGenerator", "CILightTunnel", "CILightenBlendMode",
         "CILineOverlay", "CILineScreen", "CILinearBurnBlendMode", "CILinearDodgeBlendMode", "CILinearGradient",
         "CILinearLightBlendMode", "CILuminosityBlendMode", "CIMaskedVariableBlur", "CIMaximumCompositing",
         "CIMedianFilter", "CIMeshGenerator", "CIMinimumCompositing", "CIMix", "CIModTransition",
         "CIMorphologyGradient", "CIMorphologyMaximum", "CIMorphologyMinimum", "CIMorphologyRectangleMaximum",
         "CIMorphologyRectangleMinimum", "CIMotionBlur", "CIMultiplyBlendMode", "CINinePartStretched",
         "CINinePartTiled", "CINoiseReduction", "CIOverlayBlendMode", "CIPDF417BarcodeGenerator",
-        "CIPageCurlTransition", "CIPageCurlWithShadowTransition", "CIPerspectiveRotate", "CIPinLightBlendMode",
+        "CIPageCurlTransition", "CIPageCurlWithShadowTransition", "CIPinLightBlendMode",
         "CIPinchDistortion", "CIPixellate", "CIPointillize", "CIQRCodeGenerator", "CIRadialGradient",
         "CIRippleTransition", "CIRoundedRectangleGenerator", "CIRoundedRectangleStrokeGenerator", "CIRowAverage",
         "CISaturationBlendMode", "CIScreenBlendMode", "CIShadedMaterial", "CISharpenLuminance",
