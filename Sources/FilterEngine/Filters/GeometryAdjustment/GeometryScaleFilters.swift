@@ -47,7 +47,22 @@ extension GeometryFilters {
             .concatenating(.scale(x: scale, y: scale))
             .concatenating(.rotation(angle))
             .concatenating(.translation(x: e.midX, y: e.midY))
-        return image.clampedToExtent().transformed(by: t).cropped(to: e)
+        // One warp; sample positions are held half a pixel inside the extent so that the edge pixels (which
+        // the enlargement keeps within reach) never blend with the transparent outside.
+        let inverse = t.inverted
+        let (ia, ib, ic, id) = (Float(inverse.a), Float(inverse.b), Float(inverse.c), Float(inverse.d))
+        let (tx, ty) = (Float(inverse.tx), Float(inverse.ty))
+        let (x0, x1) = (Float(e.minX) + 0.5, Float(e.maxX) - 0.5), (y0, y1) = (Float(e.minY) + 0.5, Float(e.maxY) - 0.5)
+        let kernel = WarpKernel(name: "straighten") { coords, xs, y, count in
+            let py = Float(y) + 0.5
+            for i in 0..<count {
+                let px = Float(xs + i) + 0.5
+                coords[i] = SIMD2(min(max(ia * px + ic * py + tx, x0), x1), min(max(ib * px + id * py + ty, y0), y1))
+            }
+        }
+        return kernel.apply(extent: e, input: image) { rect in
+            inverse.apply(to: rect).insetBy(dx: -1, dy: -1).intersection(e)
+        }
     }
 
     /// Repeats the edge pixels of a rectangle of the image outwards forever.

@@ -60,23 +60,23 @@ enum TileFilters {
 
     /// Six turns about each point of a hexagonal lattice of spacing inputWidth (p6).
     static func sixfoldRotated(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, HexFold(scale: 1, sector: .pi / 3, mirror: false, offset: .zero), "sixfoldRotated")
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: false), offset: .zero), "sixfoldRotated")
     }
 
     /// Three mirrors through each lattice point (six copies: p3m1).
     static func sixfoldReflected(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, HexFold(scale: 1, sector: 2 * .pi / 3, mirror: true, offset: .zero), "sixfoldReflected")
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 3, mirror: true), offset: .zero), "sixfoldReflected")
     }
 
     /// Six mirrors through each lattice point (twelve copies: p6m).
     static func twelvefoldReflected(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, HexFold(scale: 1, sector: .pi / 3, mirror: true, offset: .zero), "twelvefoldReflected")
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: true), offset: .zero), "twelvefoldReflected")
     }
 
     /// An equilateral triangle of side inputWidth centred on inputCenter, reflected across its sides.
     static let triangleFold: HexFold = {
         let s3 = Float(3).squareRoot()
-        return HexFold(scale: s3, sector: 2 * .pi / 3, mirror: true, offset: SIMD2(0.5, s3 / 6))
+        return HexFold(scale: s3, group: PointGroup(count: 3, mirror: true), offset: SIMD2(0.5, s3 / 6))
     }()
 
     static func triangleTile(_ inputs: FilterInputs) throws -> Image {
@@ -122,17 +122,36 @@ enum TileFilters {
         let e = image.extent
         if e.isEmpty { return .empty }
         let cx = Float(center.x), cy = Float(center.y)
+        // count sectors, each mirrored about its middle line. In the frame turned by inputAngle, a point is turned
+        // forward half a sector, folded into [0, sector) by the rotation group, turned back (now within half a
+        // sector of the x axis) and mirrored onto the upper side.
+        let n = max(1, Int(count.rounded(.down)))
+        let group = PointGroup(count: n, mirror: false)
+        let fractional = Double(n) != count
         let sector = Float(2 * Double.pi / count)
         let a0 = Float(angle)
-        let kernel = WarpKernel(name: "kaleidoscope") { coords, x0, y, n in
+        let (ca, sa) = (Float(cos(angle)), Float(sin(angle)))
+        let (ch, sh) = (group.cosHalf, group.sinHalf)
+        let kernel = WarpKernel(name: "kaleidoscope") { coords, x0, y, m in
             let dy = Float(y) + 0.5 - cy
-            for i in 0..<n {
+            if fractional {
+                // A count that is not whole: sectors do not close the circle, so fold by angle directly.
+                for i in 0..<m {
+                    let dx = Float(x0 + i) + 0.5 - cx
+                    let r = (dx * dx + dy * dy).squareRoot()
+                    var t = atan2(dy, dx) - a0
+                    t -= sector * (t / sector + 0.5).rounded(.down)
+                    t = abs(t) + a0
+                    coords[i] = SIMD2(cx + r * cos(t), cy + r * sin(t))
+                }
+                return
+            }
+            for i in 0..<m {
                 let dx = Float(x0 + i) + 0.5 - cx
-                let r = (dx * dx + dy * dy).squareRoot()
-                var t = atan2(dy, dx) - a0
-                t -= sector * (t / sector + 0.5).rounded(.down)
-                t = abs(t) + a0
-                coords[i] = SIMD2(cx + r * cos(t), cy + r * sin(t))
+                let lx = dx * ca + dy * sa, ly = dy * ca - dx * sa
+                let q = TileLattice.polarFold(lx * ch - ly * sh, lx * sh + ly * ch, group)
+                let fx = q.x * ch + q.y * sh, fy = abs(q.y * ch - q.x * sh)
+                coords[i] = SIMD2(cx + fx * ca - fy * sa, cy + fx * sa + fy * ca)
             }
         }
         let extent: Rect

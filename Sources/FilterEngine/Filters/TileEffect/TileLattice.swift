@@ -60,26 +60,48 @@ enum TileLattice {
         let m = u / s3
         let n = v - m * 0.5
         let m0 = m.rounded(.down), n0 = n.rounded(.down)
-        var best = SIMD2<Float>(0, 0)
-        var bestD = Float.greatestFiniteMagnitude
-        for (dm, dn) in [(Float(0), Float(0)), (1, 0), (0, 1), (1, 1)] {
-            let mm = m0 + dm, nn = n0 + dn
+        // The four corners of the lattice cell; unrolled (an array of candidates would allocate per pixel).
+        var bx = m0 * s3, by = n0 + m0 * 0.5
+        var bestD = (u - bx) * (u - bx) + (v - by) * (v - by)
+        @inline(__always) func consider(_ mm: Float, _ nn: Float) {
             let px = mm * s3, py = nn + mm * 0.5
             let d = (u - px) * (u - px) + (v - py) * (v - py)
-            if d < bestD { bestD = d; best = SIMD2(px, py) }
+            if d < bestD { bestD = d; bx = px; by = py }
         }
+        consider(m0 + 1, n0)
+        consider(m0, n0 + 1)
+        consider(m0 + 1, n0 + 1)
+        let best = SIMD2<Float>(bx, by)
         return best
     }
 
+    /// atan2 to about 1e-5 radians (a minimax polynomial on [0, 1] and the octant symmetries): only used to pick
+    /// a sector, where that error moves a sector boundary by about a hundred-thousandth of the radius.
+    @inline(__always) static func fastAtan2(_ y: Float, _ x: Float) -> Float {
+        let ax = abs(x), ay = abs(y)
+        let hi = max(ax, ay), lo = min(ax, ay)
+        if hi == 0 { return 0 }
+        let a = lo / hi, s = a * a
+        var r = ((-0.0464964749 * s + 0.15931422) * s - 0.327622764) * s * a + a
+        if ay > ax { r = 1.57079637 - r }
+        if x < 0 { r = 3.14159274 - r }
+        return y < 0 ? -r : r
+    }
+
     /// Point-group folds about the origin: turn into the sector [0, sector) and, with `mirror`, reflect the
-    /// second half of it onto the first.
-    @inline(__always) static func polarFold(_ x: Float, _ y: Float, sector: Float, mirror: Bool) -> SIMD2<Float> {
-        let r = (x * x + y * y).squareRoot()
-        if r == 0 { return SIMD2(0, 0) }
-        var t = atan2(y, x)
-        t -= sector * (t / sector).rounded(.down)
-        if mirror, t > sector * 0.5 { t = sector - t }
-        return SIMD2(r * cos(t), r * sin(t))
+    /// second half of it onto the first. One atan2 a pixel finds the sector; the turn and the reflection use
+    /// precomputed cosines and sines.
+    @inline(__always) static func polarFold(_ x: Float, _ y: Float, _ g: PointGroup) -> SIMD2<Float> {
+        let t = fastAtan2(y, x)
+        var k = Int((t * g.inverseSector).rounded(.down))
+        k = min(max(k, -g.count), g.count)
+        let c = g.cosTable[k + g.count], s = g.sinTable[k + g.count]
+        // Turn by -k sectors.
+        let px = x * c + y * s, py = y * c - x * s
+        if g.mirror, py * g.cosHalf - px * g.sinHalf > 0 {
+            return SIMD2(px * g.cosFull + py * g.sinFull, px * g.sinFull - py * g.cosFull)
+        }
+        return SIMD2(px, py)
     }
 }
 
@@ -150,19 +172,52 @@ struct GlideFold: TileFold {
     }
 }
 
-/// A hexagonal lattice (spacing `scale`) with a point group about each lattice point: turns by `sector`, and
-/// reflections when `mirror` (six-fold turns p6, three mirrors p3m1, six mirrors p6m). `offset` moves the
+/// A rotation group of `count` sectors about the origin, with mirrors when `mirror`. The cosines and sines of
+/// the sector turns sit in raw memory owned by `storage` (which lives as long as the group), so the per-pixel
+/// code reads plain pointers.
+struct PointGroup: @unchecked Sendable {
+    final class Storage: @unchecked Sendable {
+        let table: UnsafeMutablePointer<Float>
+        init(count: Int) { table = .allocate(capacity: 2 * (2 * count + 1)) }
+        deinit { table.deallocate() }
+    }
+
+    let count: Int
+    let mirror: Bool
+    let inverseSector: Float
+    let storage: Storage
+    let cosTable: UnsafeMutablePointer<Float>, sinTable: UnsafeMutablePointer<Float>
+    /// The half-sector line (cosHalf, sinHalf) and the reflection across it (by twice its angle).
+    let cosHalf: Float, sinHalf: Float, cosFull: Float, sinFull: Float
+
+    init(count: Int, mirror: Bool) {
+        self.count = count
+        self.mirror = mirror
+        let sector = 2 * Double.pi / Double(count)
+        inverseSector = Float(1 / sector)
+        storage = Storage(count: count)
+        cosTable = storage.table
+        sinTable = storage.table + (2 * count + 1)
+        for k in -count...count {
+            cosTable[k + count] = Float(cos(Double(k) * sector))
+            sinTable[k + count] = Float(sin(Double(k) * sector))
+        }
+        cosHalf = Float(cos(sector / 2)); sinHalf = Float(sin(sector / 2))
+        cosFull = Float(cos(sector)); sinFull = Float(sin(sector))
+    }
+}
+
+/// A hexagonal lattice (spacing `scale`) with a point group about each lattice point (six-fold turns p6, three mirrors p3m1, six mirrors p6m). `offset` moves the
 /// fundamental region's centre to the frame's origin.
 struct HexFold: TileFold {
     let scale: Float
-    let sector: Float
-    let mirror: Bool
+    let group: PointGroup
     let offset: SIMD2<Float>
     var reach: Double { Double(scale) * 0.6 + Double((offset * offset).sum().squareRoot()) }
     func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
         let x = u / scale + offset.x / scale, y = v / scale + offset.y / scale
         let c = TileLattice.nearestHexPoint(x, y)
-        let q = TileLattice.polarFold(x - c.x, y - c.y, sector: sector, mirror: mirror)
+        let q = TileLattice.polarFold(x - c.x, y - c.y, group)
         return q * scale - offset
     }
 }
