@@ -136,4 +136,24 @@ import Testing
         let buffer = try TestImages.render(flat, Rect(x: 0, y: 0, width: 32, height: 32))
         RegistryTests.checkFinite(buffer, "acute 0")
     }
+
+    /// The source pixels a render asks for (the plan's request for the source node).
+    static func sourceRequest(_ out: Image, source: Image, rect: Rect) -> PixelRect {
+        let plan = RenderPlan(root: out, rect: PixelRect(covering: rect))
+        let index = plan.nodes.firstIndex { $0 === source }!
+        return plan.requests[index]
+    }
+
+    @Test func tilesAskOnlyForTheirSourceTile() throws {
+        let big = TestImages.pattern(width: 400, height: 300)
+        let out = try TestImages.filter("CITwelvefoldReflectedTile", ["inputImage": .image(big),
+            "inputCenter": .vector([200, 150]), "inputWidth": .number(20)])
+        let asked = Self.sourceRequest(out, source: big, rect: Rect(x: -5000, y: 3000, width: 512, height: 512))
+        // The fundamental region lies within 0.6 × width of the centre (plus a pixel or two for sampling).
+        #expect(PixelRect(x: 185, y: 135, width: 30, height: 30).contains(asked), "\(asked)")
+        let scaled = try TestImages.filter("CILanczosScaleTransform", ["inputImage": .image(big), "inputScale": .number(0.5)])
+        let small = Self.sourceRequest(scaled, source: big, rect: Rect(x: 50, y: 50, width: 10, height: 10))
+        // Output [50, 60) is source [100, 120) plus the widened Lanczos reach (6 source pixels) and a margin.
+        #expect(PixelRect(x: 90, y: 90, width: 40, height: 40).contains(small), "\(small)")
+    }
 }
