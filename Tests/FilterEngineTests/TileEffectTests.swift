@@ -156,4 +156,21 @@ import Testing
         // Output [50, 60) is source [100, 120) plus the widened Lanczos reach (6 source pixels) and a margin.
         #expect(PixelRect(x: 90, y: 90, width: 40, height: 40).contains(small), "\(small)")
     }
+
+    @Test func triangleKaleidoscopeFadesWithDistance() throws {
+        // A constant image folds to itself; only the decay remains: decay^((d - h/3) / h) beyond the central
+        // triangle's inscribed circle (h the triangle's height), 1 inside it.
+        let c = Pixel(0.2, 0.4, 0.6, 1)
+        let image = TestImages.make(width: 64, height: 48) { _, _ in c }
+        let out = try TestImages.filter("CITriangleKaleidoscope", ["inputImage": .image(image),
+            "inputPoint": .vector([32.5, 24.5]), "inputSize": .number(30), "inputDecay": .number(0.5)])
+        #expect(out.extent.isInfinite)
+        #expect(close(try TestImages.pixel(out, x: 32, y: 24), c))
+        let h = 30 * Float(3).squareRoot() / 2
+        let f = pow(0.5, (40 - h / 3) / h)
+        #expect(close(try TestImages.pixel(out, x: 72, y: 24), c * f, tolerance: 1e-4))
+        let none = try TestImages.filter("CITriangleKaleidoscope", ["inputImage": .image(image),
+            "inputPoint": .vector([32.5, 24.5]), "inputSize": .number(30), "inputDecay": .number(1)])
+        #expect(close(try TestImages.pixel(none, x: -300, y: 500), c))
+    }
 }
