@@ -207,7 +207,9 @@ struct PointGroup: @unchecked Sendable {
     }
 }
 
-/// A hexagonal lattice (spacing `scale`) with a point group about each lattice point (six-fold turns p6, three mirrors p3m1, six mirrors p6m). `offset` moves the
+/// A hexagonal lattice (spacing `scale`, basis vectors at 30° and 90°) with a point group about each lattice
+/// point: six turns (p6), three mirrors (p3m1) or six mirrors (p6m). The mirrors include the directions of the
+/// hexagonal cell's edges, so the reflected patterns are continuous across cells. `offset` moves the
 /// fundamental region's centre to the frame's origin.
 struct HexFold: TileFold {
     let scale: Float
