@@ -29,6 +29,23 @@ DROPPED_IDENTITIES = {
     ("CISpotLight", "inputConcentration"): "Apple declares identity 20 here, but no brightness/concentration pair leaves the image unchanged (the light still falls off with angle and incidence); dropped so identity values keep their meaning",
 }
 
+TILE_IDENTITY_NOTE = "identity dropped: no value of this input makes the tile pattern reproduce the image"
+for tile, keys in {
+    "CIEightfoldReflectedTile": ["inputAngle", "inputWidth"],
+    "CIFourfoldReflectedTile": ["inputAngle", "inputWidth", "inputAcuteAngle"],
+    "CIFourfoldRotatedTile": ["inputAngle", "inputWidth"],
+    "CIFourfoldTranslatedTile": ["inputAngle", "inputWidth", "inputAcuteAngle"],
+    "CIGlideReflectedTile": ["inputAngle", "inputWidth"],
+    "CIKaleidoscope": ["inputAngle"],
+    "CIParallelogramTile": ["inputAngle", "inputAcuteAngle", "inputWidth"],
+    "CISixfoldReflectedTile": ["inputAngle", "inputWidth"],
+    "CISixfoldRotatedTile": ["inputAngle", "inputWidth"],
+    "CITriangleTile": ["inputAngle"],
+    "CITwelvefoldReflectedTile": ["inputAngle", "inputWidth"],
+}.items():
+    for key in keys:
+        DROPPED_IDENTITIES[(tile, key)] = TILE_IDENTITY_NOTE
+
 UNAVAILABLE = {
     "CICoreMLModelFilter": "needs a Core ML model, which does not exist off Apple's systems",
     "CIPersonSegmentation": "needs Apple's person-segmentation neural network",

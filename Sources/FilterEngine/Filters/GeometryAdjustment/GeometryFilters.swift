@@ -5,10 +5,24 @@ enum GeometryFilters {
         "CIAffineTransform": affineTransform,
         "CIAffineClamp": affineClamp,
         "CICrop": crop,
+        "CILanczosScaleTransform": lanczosScale,
+        "CIBicubicScaleTransform": bicubicScale,
+        "CIMaximumScaleTransform": maximumScale,
+        "CIStraightenFilter": straighten,
+        "CIClamp": clamp,
+        "CISampleNearest": sampleNearest,
+        "CIPerspectiveTransform": perspectiveTransform,
+        "CIPerspectiveTransformWithExtent": perspectiveTransformWithExtent,
+        "CIPerspectiveCorrection": perspectiveCorrection,
     ]
 
+    /// An affine transform; after CISampleNearest the input is resampled with nearest-neighbour sampling
+    /// (pixel art stays sharp), as Core Image's `samplingNearest()` does.
     static func affineTransform(_ inputs: FilterInputs) throws -> Image {
-        try inputs.image("inputImage").transformed(by: try inputs.transform("inputTransform"))
+        let image = try inputs.image("inputImage")
+        let transform = try inputs.transform("inputTransform")
+        if let source = nearestSource(image) { return transformedNearest(source, by: transform) }
+        return image.transformed(by: transform)
     }
 
     /// Transforms, then repeats the edge pixels of the result outwards forever.

@@ -1,0 +1,204 @@
+import Foundation
+
+/// Separable resampling for the scale transforms: one horizontal and one vertical pass, each a general kernel
+/// that computes, for every output column (or row), the source pixels under its footprint and their weights.
+/// When shrinking, the filter is widened by 1/scale so that every source pixel contributes (antialiasing);
+/// the work per output pixel then grows as 1/scale, but the output shrinks by as much, so the total stays about
+/// (support × input pixels). Reads are limited to the source extent and the weights renormalised there, so a
+/// constant image stays constant up to its edges.
+enum Resampling {
+    enum Filter: Sendable {
+        case lanczos3
+        /// Mitchell–Netravali cubic family with parameters B and C.
+        case cubic(b: Double, c: Double)
+        /// The largest value under the footprint (per channel), instead of a weighted mean.
+        case maximum
+
+        var support: Double {
+            switch self {
+            case .lanczos3: 3
+            case .cubic: 2
+            case .maximum: 0.5
+            }
+        }
+
+        @inline(__always) func weight(_ x: Double) -> Double {
+            switch self {
+            case .lanczos3:
+                let t = abs(x)
+                if t < 1e-9 { return 1 }
+                if t >= 3 { return 0 }
+                let px = Double.pi * t
+                return 3 * sin(px) * sin(px / 3) / (px * px)
+            case .cubic(let b, let c):
+                let t = abs(x)
+                if t < 1 {
+                    return ((12 - 9 * b - 6 * c) * t * t * t + (-18 + 12 * b + 6 * c) * t * t + (6 - 2 * b)) / 6
+                } else if t < 2 {
+                    return ((-b - 6 * c) * t * t * t + (6 * b + 30 * c) * t * t + (-12 * b - 48 * c) * t
+                            + (8 * b + 24 * c)) / 6
+                }
+                return 0
+            case .maximum:
+                return 1
+            }
+        }
+    }
+
+    /// The image scaled by `sx` horizontally and `sy` vertically about the origin, with `filter`.
+    /// A zero scale is taken as a tiny one: the output keeps at least one pixel (the mean, or the maximum, of
+    /// the whole image), as the limit suggests.
+    static func scale(_ image: Image, sx: Double, sy: Double, filter: Filter) -> Image {
+        guard sx.isFinite, sy.isFinite, !image.extent.isEmpty else { return .empty }
+        let sx = max(sx, 1e-6), sy = max(sy, 1e-6)
+        // Enlarge after shrinking: the pass that reduces goes first so the intermediate stays small.
+        if sx >= sy {
+            return pass(pass(image, scale: sy, vertical: true, filter: filter), scale: sx, vertical: false, filter: filter)
+        }
+        return pass(pass(image, scale: sx, vertical: false, filter: filter), scale: sy, vertical: true, filter: filter)
+    }
+
+    /// The scaled extent along one axis, rounded out to whole pixels.
+    static func scaledExtent(_ e: Rect, scale s: Double, vertical: Bool) -> Rect {
+        if e.isInfinite || s == 1 { return e }
+        let r = vertical ? Rect(x: e.minX, y: e.minY * s, width: e.width, height: e.height * s)
+                         : Rect(x: e.minX * s, y: e.minY, width: e.width * s, height: e.height)
+        let whole = r.integral
+        return whole.isEmpty ? Rect(x: whole.minX, y: whole.minY, width: max(1, whole.width), height: max(1, whole.height)) : whole
+    }
+
+    /// Footprint of output positions `first..<first+count` along one axis: for each, the first source index,
+    /// the number of taps, and (weighted filters) normalised weights laid out one after another.
+    struct Taps {
+        var start: [Int] = []
+        var count: [Int] = []
+        var offset: [Int] = []
+        var weights: [Float] = []
+    }
+
+    static func taps(first: Int, count: Int, scale s: Double, filter: Filter, sourceLow: Int, sourceHigh: Int) -> Taps {
+        var t = Taps()
+        t.start.reserveCapacity(count); t.count.reserveCapacity(count); t.offset.reserveCapacity(count)
+        let f = min(s, 1)
+        let reach = filter.support / f
+        for k in 0..<count {
+            let centre = (Double(first + k) + 0.5) / s
+            var lo: Int, hi: Int
+            if case .maximum = filter {
+                // Source pixels whose centres fall inside the output pixel's footprint; at least the nearest one.
+                lo = Int(((Double(first + k)) / s - 0.5).rounded(.up))
+                hi = Int(((Double(first + k + 1)) / s - 0.5).rounded(.up)) - 1
+                if hi < lo { lo = Int(centre.rounded(.down)); hi = lo }
+            } else {
+                lo = Int((centre - reach - 0.5).rounded(.up))
+                hi = Int((centre + reach - 0.5).rounded(.down))
+            }
+            lo = max(lo, sourceLow); hi = min(hi, sourceHigh)
+            if hi < lo {
+                // Entirely outside the source: the nearest edge pixel.
+                let edge = min(max(Int(centre.rounded(.down)), sourceLow), sourceHigh)
+                lo = edge; hi = edge
+            }
+            t.start.append(lo)
+            t.count.append(hi - lo + 1)
+            t.offset.append(t.weights.count)
+            if case .maximum = filter { continue }
+            var sum = 0.0
+            let base = t.weights.count
+            for i in lo...hi {
+                let w = filter.weight((Double(i) + 0.5 - centre) * f)
+                t.weights.append(Float(w))
+                sum += w
+            }
+            if abs(sum) < 1e-12 {
+                for j in base..<t.weights.count { t.weights[j] = 1 / Float(hi - lo + 1) }
+            } else {
+                let inv = Float(1 / sum)
+                for j in base..<t.weights.count { t.weights[j] *= inv }
+            }
+        }
+        return t
+    }
+
+    static func pass(_ image: Image, scale s: Double, vertical: Bool, filter: Filter) -> Image {
+        if s == 1 { return image }
+        let extent = scaledExtent(image.extent, scale: s, vertical: vertical)
+        let source = image.pixelExtent
+        let reach = filter.support / min(s, 1) + 2
+        let kernel = GeneralKernel(name: vertical ? "resampleY" : "resampleX", roi: { _, r in
+            if vertical {
+                let lo = Int((Double(r.y) / s - reach).rounded(.down)), hi = Int((Double(r.maxY) / s + reach).rounded(.up))
+                return PixelRect(x: r.x, y: lo, width: r.width, height: hi - lo).intersection(source)
+            }
+            let lo = Int((Double(r.x) / s - reach).rounded(.down)), hi = Int((Double(r.maxX) / s + reach).rounded(.up))
+            return PixelRect(x: lo, y: r.y, width: hi - lo, height: r.height).intersection(source)
+        }) { context in
+            let input = context.inputs[0]
+            let r = context.rect
+            let outBase = context.output
+            // Reads stay inside both the source extent and the materialised buffer.
+            let avail = input.rect.intersection(source)
+            if vertical {
+                let t = taps(first: r.y, count: r.height, scale: s, filter: filter,
+                             sourceLow: avail.y, sourceHigh: avail.maxY - 1)
+                let x0 = max(r.x, avail.x), x1 = min(r.maxX, avail.maxX)
+                for k in 0..<r.height {
+                    let out = outBase.row(r.y + k) + (r.x - outBase.rect.x)
+                    out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                    guard x1 > x0, !avail.isEmpty else { continue }
+                    let dst = out + (x0 - r.x)
+                    let n = x1 - x0
+                    if case .maximum = filter {
+                        dst.update(from: input.row(t.start[k]) + (x0 - input.rect.x), count: n)
+                        if t.count[k] > 1 {
+                            for j in 1..<t.count[k] {
+                                let src = input.row(t.start[k] + j) + (x0 - input.rect.x)
+                                for i in 0..<n {
+                                    let a = dst[i], b = src[i]
+                                    dst[i] = Pixel(max(a.x, b.x), max(a.y, b.y), max(a.z, b.z), max(a.w, b.w))
+                                }
+                            }
+                        }
+                        continue
+                    }
+                    for j in 0..<t.count[k] {
+                        let w = t.weights[t.offset[k] + j]
+                        let src = input.row(t.start[k] + j) + (x0 - input.rect.x)
+                        for i in 0..<n { dst[i] += src[i] * w }
+                    }
+                }
+            } else {
+                let t = taps(first: r.x, count: r.width, scale: s, filter: filter,
+                             sourceLow: avail.x, sourceHigh: avail.maxX - 1)
+                let y0 = max(r.y, avail.y), y1 = min(r.maxY, avail.maxY)
+                for y in r.y..<r.maxY {
+                    let out = outBase.row(y) + (r.x - outBase.rect.x)
+                    guard y >= y0, y < y1, !avail.isEmpty else {
+                        out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                        continue
+                    }
+                    let src = input.row(y) - input.rect.x
+                    t.weights.withUnsafeBufferPointer { weights in
+                        for k in 0..<r.width {
+                            let start = t.start[k]
+                            if case .maximum = filter {
+                                var m = src[start]
+                                for j in 1..<max(1, t.count[k]) {
+                                    let b = src[start + j]
+                                    m = Pixel(max(m.x, b.x), max(m.y, b.y), max(m.z, b.z), max(m.w, b.w))
+                                }
+                                out[k] = m
+                            } else {
+                                var acc = Pixel(0, 0, 0, 0)
+                                let o = t.offset[k]
+                                for j in 0..<t.count[k] { acc += src[start + j] * weights[o + j] }
+                                out[k] = acc
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return kernel.apply(extent: extent, inputs: [image])
+    }
+}

@@ -1,0 +1,271 @@
+import Foundation
+
+/// The tile effects: every output is infinite, each pixel read from one tile (or fundamental region) of the
+/// input. The symmetry folds live in TileLattice.swift.
+enum TileFilters {
+    static let all: [String: FilterImplementation] = [
+        "CIAffineTile": affineTile,
+        "CIPerspectiveTile": perspectiveTile,
+        "CIFourfoldTranslatedTile": fourfoldTranslated,
+        "CIFourfoldReflectedTile": fourfoldReflected,
+        "CIParallelogramTile": parallelogram,
+        "CIFourfoldRotatedTile": fourfoldRotated,
+        "CIEightfoldReflectedTile": eightfoldReflected,
+        "CIGlideReflectedTile": glideReflected,
+        "CISixfoldRotatedTile": sixfoldRotated,
+        "CISixfoldReflectedTile": sixfoldReflected,
+        "CITwelvefoldReflectedTile": twelvefoldReflected,
+        "CITriangleTile": triangleTile,
+        "CITriangleKaleidoscope": triangleKaleidoscope,
+        "CIKaleidoscope": kaleidoscope,
+        "CIOpTile": opTile,
+    ]
+
+    /// Centre, angle and width of the common tile inputs. A zero width is taken as a tiny one: the limit, every
+    /// pixel showing the colour at the centre.
+    static func frame(_ inputs: FilterInputs) throws -> TileFrame? {
+        let width = max(1e-3, try inputs.number("inputWidth"))
+        return TileFrame(center: try inputs.point("inputCenter"), angle: try inputs.number("inputAngle"), width: width)
+    }
+
+    static func tiled<F: TileFold>(_ inputs: FilterInputs, _ fold: F, _ name: String) throws -> Image {
+        let image = try inputs.image("inputImage")
+        guard let f = try frame(inputs) else { return .empty }
+        return TileLattice.warp(image, frame: f, fold: fold, name: name)
+    }
+
+    static func fourfoldTranslated(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, TranslatedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldTranslated")
+    }
+
+    static func fourfoldReflected(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, ReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
+    }
+
+    static func parallelogram(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, ReflectedFold(acute: try inputs.number("inputAcuteAngle")), "parallelogramTile")
+    }
+
+    static func fourfoldRotated(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, RotatedFourFold(), "fourfoldRotated")
+    }
+
+    static func eightfoldReflected(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, ReflectedEightFold(), "eightfoldReflected")
+    }
+
+    static func glideReflected(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, GlideFold(), "glideReflected")
+    }
+
+    /// Six turns about each point of a hexagonal lattice of spacing inputWidth (p6).
+    static func sixfoldRotated(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: false), offset: .zero), "sixfoldRotated")
+    }
+
+    /// Three mirrors through each lattice point (six copies: p3m1).
+    static func sixfoldReflected(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 3, mirror: true), offset: .zero), "sixfoldReflected")
+    }
+
+    /// Six mirrors through each lattice point (twelve copies: p6m).
+    static func twelvefoldReflected(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: true), offset: .zero), "twelvefoldReflected")
+    }
+
+    /// An equilateral triangle of side inputWidth centred on inputCenter, reflected across its sides.
+    static let triangleFold: HexFold = {
+        let s3 = Float(3).squareRoot()
+        return HexFold(scale: s3, group: PointGroup(count: 3, mirror: true), offset: SIMD2(0.5, s3 / 6))
+    }()
+
+    static func triangleTile(_ inputs: FilterInputs) throws -> Image {
+        try tiled(inputs, triangleFold, "triangleTile")
+    }
+
+    /// Like a kaleidoscope of three mirrors: a triangle of side inputSize at inputPoint, turned by
+    /// inputRotation, reflected across its sides, each reflection a little darker (inputDecay per triangle
+    /// height of distance from the point).
+    static func triangleKaleidoscope(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let point = try inputs.point("inputPoint")
+        let size = max(1e-3, abs(try inputs.number("inputSize")))
+        let rotation = try inputs.number("inputRotation")
+        let decay = max(0, min(1, try inputs.float("inputDecay")))
+        let folded = TileLattice.warp(image, frame: TileFrame(center: point, angle: rotation, width: size),
+                                      fold: triangleFold, name: "triangleKaleidoscope")
+        if decay >= 1 { return folded }
+        let cx = Float(point.x), cy = Float(point.y)
+        let height = Float(size) * Float(3).squareRoot() / 2
+        // decay^(d / h) = exp(d * ln(decay) / h); decay 0 leaves only the first triangle's neighbourhood.
+        let k = decay > 0 ? log(decay) / height : -Float.greatestFiniteMagnitude.squareRoot()
+        return ColorKernel(name: "triangleKaleidoscopeDecay") { span in
+            let o = span.out
+            let dy = Float(span.y) + 0.5 - cy
+            for i in 0..<span.count {
+                let dx = Float(span.x0 + i) + 0.5 - cx
+                let d = max(0, (dx * dx + dy * dy).squareRoot() - height / 3)
+                let f = exp(max(-80, d * k))
+                o.r[i] *= f; o.g[i] *= f; o.b[i] *= f; o.a[i] *= f
+            }
+        }.apply(extent: .infinite, inputs: [folded])
+    }
+
+    /// inputCount mirror-pairs around inputCenter: the wedge of half-angle π/count starting at inputAngle is
+    /// reflected and turned around the centre. The extent is the square around the centre reaching the
+    /// input's farthest corner, as Core Image's.
+    static func kaleidoscope(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let count = max(1, try inputs.number("inputCount"))
+        let center = try inputs.point("inputCenter")
+        let angle = try inputs.number("inputAngle")
+        let e = image.extent
+        if e.isEmpty { return .empty }
+        let cx = Float(center.x), cy = Float(center.y)
+        // count sectors, each mirrored about its middle line. In the frame turned by inputAngle, a point is turned
+        // forward half a sector, folded into [0, sector) by the rotation group, turned back (now within half a
+        // sector of the x axis) and mirrored onto the upper side.
+        let n = max(1, Int(count.rounded(.down)))
+        let group = PointGroup(count: n, mirror: false)
+        let fractional = Double(n) != count
+        let sector = Float(2 * Double.pi / count)
+        let a0 = Float(angle)
+        let (ca, sa) = (Float(cos(angle)), Float(sin(angle)))
+        let (ch, sh) = (group.cosHalf, group.sinHalf)
+        let kernel = WarpKernel(name: "kaleidoscope") { coords, x0, y, m in
+            let dy = Float(y) + 0.5 - cy
+            if fractional {
+                // A count that is not whole: sectors do not close the circle, so fold by angle directly.
+                for i in 0..<m {
+                    let dx = Float(x0 + i) + 0.5 - cx
+                    let r = (dx * dx + dy * dy).squareRoot()
+                    var t = atan2(dy, dx) - a0
+                    t -= sector * (t / sector + 0.5).rounded(.down)
+                    t = abs(t) + a0
+                    coords[i] = SIMD2(cx + r * cos(t), cy + r * sin(t))
+                }
+                return
+            }
+            for i in 0..<m {
+                let dx = Float(x0 + i) + 0.5 - cx
+                let lx = dx * ca + dy * sa, ly = dy * ca - dx * sa
+                let q = TileLattice.polarFold(lx * ch - ly * sh, lx * sh + ly * ch, group)
+                let fx = q.x * ch + q.y * sh, fy = abs(q.y * ch - q.x * sh)
+                coords[i] = SIMD2(cx + fx * ca - fy * sa, cy + fx * sa + fy * ca)
+            }
+        }
+        let extent: Rect
+        if e.isInfinite {
+            extent = .infinite
+        } else {
+            var reach = 0.0
+            for (x, y) in [(e.minX, e.minY), (e.maxX, e.minY), (e.minX, e.maxY), (e.maxX, e.maxY)] {
+                reach = max(reach, ((x - center.x) * (x - center.x) + (y - center.y) * (y - center.y)).squareRoot())
+            }
+            extent = Rect(x: center.x - reach, y: center.y - reach, width: 2 * reach, height: 2 * reach).integral
+        }
+        let half = Double.pi / count
+        return kernel.apply(extent: extent, input: image) { rect in
+            // The source wedge from the centre to the rectangle's farthest corner.
+            var reach = 0.0
+            for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
+                reach = max(reach, ((x - center.x) * (x - center.x) + (y - center.y) * (y - center.y)).squareRoot())
+            }
+            if rect.isInfinite { return e }
+            return sectorBounds(center: center, radius: reach, from: angle, to: angle + half)
+                .insetBy(dx: -1, dy: -1).intersection(e)
+        }
+    }
+
+    /// Bounding box of a circular sector.
+    static func sectorBounds(center: SIMD2<Double>, radius: Double, from a: Double, to b: Double) -> Rect {
+        var points = [center, center + radius * SIMD2(cos(a), sin(a)), center + radius * SIMD2(cos(b), sin(b))]
+        if b - a >= 2 * Double.pi - 1e-9 {
+            return Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
+        }
+        var k = (a / (Double.pi / 2)).rounded(.up)
+        while k * Double.pi / 2 <= b {
+            let t = k * Double.pi / 2
+            points.append(center + radius * SIMD2(cos(t), sin(t)))
+            k += 1
+        }
+        return bounds(points)
+    }
+
+    /// The image's extent, transformed, repeated along the transformed axes forever.
+    static func affineTile(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let transform = try inputs.transform("inputTransform")
+        let e = image.extent
+        guard !e.isInfinite else { return image.transformed(by: transform) }
+        guard !e.isEmpty, transform.isInvertible else { return .empty }
+        let inv = transform.inverted
+        let (a, b, c, d) = (Float(inv.a), Float(inv.b), Float(inv.c), Float(inv.d))
+        let (tx, ty) = (Float(inv.tx), Float(inv.ty))
+        let (ex, ey, ew, eh) = (Float(e.minX), Float(e.minY), Float(e.width), Float(e.height))
+        let kernel = WarpKernel(name: "affineTile") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            for i in 0..<count {
+                let px = Float(x0 + i) + 0.5
+                let sx = a * px + c * py + tx - ex, sy = b * px + d * py + ty - ey
+                coords[i] = SIMD2(ex + sx - ew * (sx / ew).rounded(.down), ey + sy - eh * (sy / eh).rounded(.down))
+            }
+        }
+        // The clamp keeps bilinear taps at the tile's seams on real pixels.
+        let region = e.insetBy(dx: -1, dy: -1)
+        return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
+    }
+
+    /// The image mapped onto the quadrilateral of the four points, the mapping continued so that copies of the
+    /// image repeat across the whole perspective plane (nothing beyond its horizon).
+    static func perspectiveTile(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let p = [try inputs.point("inputBottomLeft"), try inputs.point("inputBottomRight"),
+                 try inputs.point("inputTopRight"), try inputs.point("inputTopLeft")]
+        let e = image.extent
+        guard !e.isInfinite, !e.isEmpty else { return image }
+        guard let forward = Homography.rectToQuad(e, p[0], p[1], p[2], p[3]), let inv = forward.inverted else {
+            return .empty
+        }
+        let m = inv.m.map { Float($0) }
+        let (ex, ey, ew, eh) = (Float(e.minX), Float(e.minY), Float(e.width), Float(e.height))
+        let kernel = WarpKernel(name: "perspectiveTile") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            for i in 0..<count {
+                let px = Float(x0 + i) + 0.5
+                let w = m[6] * px + m[7] * py + m[8]
+                guard w > 1e-9 else { coords[i] = SIMD2(-1e30, -1e30); continue }
+                let sx = (m[0] * px + m[1] * py + m[2]) / w - ex, sy = (m[3] * px + m[4] * py + m[5]) / w - ey
+                guard abs(sx) < 1e12, abs(sy) < 1e12 else { coords[i] = SIMD2(-1e30, -1e30); continue }
+                coords[i] = SIMD2(ex + sx - ew * (sx / ew).rounded(.down), ey + sy - eh * (sy / eh).rounded(.down))
+            }
+        }
+        let region = e.insetBy(dx: -1, dy: -1)
+        return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
+    }
+
+    /// Op-art cells: the plane is cut into square cells of inputWidth (turned by inputAngle about inputCenter);
+    /// each cell shows the part of the image around its own centre, magnified by inputScale (1: unchanged).
+    static func opTile(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let scale = try inputs.number("inputScale")
+        guard let f = try frame(inputs) else { return .empty }
+        let s = Float(scale)
+        let kernel = WarpKernel(name: "opTile") { coords, x0, y, count in
+            let dy = Float(y) + 0.5 - f.cy
+            for i in 0..<count {
+                let dx = Float(x0 + i) + 0.5 - f.cx
+                let u = (dx * f.cosA + dy * f.sinA) / f.width
+                let v = (dy * f.cosA - dx * f.sinA) / f.width
+                let cu = (u + 0.5).rounded(.down), cv = (v + 0.5).rounded(.down)
+                let su = (cu + (u - cu) * s) * f.width, sv = (cv + (v - cv) * s) * f.width
+                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA, f.cy + su * f.sinA + sv * f.cosA)
+            }
+        }
+        let grow = Double(f.width) * (1 + scale) * 0.75 + 2
+        let e = image.extent
+        return kernel.apply(extent: .infinite, input: image) { rect in
+            rect.isInfinite ? e : rect.insetBy(dx: -grow, dy: -grow).intersection(e)
+        }
+    }
+}
