@@ -1,0 +1,444 @@
+import Foundation
+
+/// Transitions: `inputImage` turns into `inputTargetImage` as `inputTime` runs from 0 to 1. Time 0 gives the
+/// source and time 1 the target everywhere; the output covers the union of the two images' extents (as Core
+/// Image's renders in shared/conformance show: a 500×500 `inputExtent` on 1500×1500 images still gives 1500×1500).
+enum TransitionFilters {
+    static let all: [String: FilterImplementation] = [
+        "CIDissolveTransition": dissolve,
+        "CISwipeTransition": swipe,
+        "CIBarsSwipeTransition": barsSwipe,
+        "CIFlashTransition": flash,
+        "CIModTransition": mod,
+        "CICopyMachineTransition": copyMachine,
+        "CIDisintegrateWithMaskTransition": disintegrateWithMask,
+        "CIRippleTransition": ripple,
+        "CIAccordionFoldTransition": accordionFold,
+    ]
+
+    struct Pair {
+        let source: Image, target: Image, time: Float
+        var extent: Rect { source.extent.union(target.extent) }
+    }
+
+    static func pair(_ inputs: FilterInputs) throws -> Pair {
+        Pair(source: try inputs.image("inputImage"), target: try inputs.image("inputTargetImage"),
+             time: min(max(try inputs.float("inputTime"), 0), 1))
+    }
+
+    /// The range of `dot(p, direction)` over a rectangle's corners.
+    static func projectedRange(_ rect: Rect, _ dx: Double, _ dy: Double) -> (Double, Double) {
+        let values = [rect.minX * dx + rect.minY * dy, rect.maxX * dx + rect.minY * dy,
+                      rect.minX * dx + rect.maxY * dy, rect.maxX * dx + rect.maxY * dy]
+        return (values.min()!, values.max()!)
+    }
+
+    // MARK: Dissolve
+
+    /// A cross-fade in the working space (linear, premultiplied): source·(1−t) + target·t.
+    static func dissolve(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let t = p.time
+        return ColorKernel(name: "dissolve") { span in
+            let s = span.out, d = span.input(1), k = 1 - t
+            for i in 0..<span.count {
+                s.r[i] = s.r[i] * k + d.r[i] * t
+                s.g[i] = s.g[i] * k + d.g[i] * t
+                s.b[i] = s.b[i] * k + d.b[i] * t
+                s.a[i] = s.a[i] * k + d.a[i] * t
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Swipe
+
+    /// A soft band of colour `inputWidth` wide crosses `inputExtent` along `inputAngle`; the source stays ahead of
+    /// the band's centre line, the target is behind it, and the band tints both with the colour (strongest,
+    /// `inputOpacity`, on the centre line; a cosine fall-off to nothing at its edges). The centre line runs from
+    /// half a band before the extent to half a band past it, so times 0 and 1 show no colour. Fitted to
+    /// Core Image's render in shared/conformance (band width and centre position match to a few pixels).
+    static func swipe(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        let area = try inputs.rect("inputExtent")
+        let color = try inputs.color("inputColor").workingPixel
+        let angle = try inputs.number("inputAngle")
+        let width = max(try inputs.number("inputWidth"), 0.1)
+        let opacity = min(max(try inputs.float("inputOpacity"), 0), 1)
+        let (dx, dy) = (cos(angle), sin(angle))
+        let (lo, hi) = projectedRange(area, dx, dy)
+        let edge = Float((lo - width / 2) + (hi - lo + width) * Double(p.time))
+        let half = Float(width / 2)
+        let (fdx, fdy) = (Float(dx), Float(dy))
+        return ColorKernel(name: "swipe") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5
+                let offset = px * fdx + py * fdy - edge
+                // Ahead of the line (larger projection) the source, behind it the target.
+                if offset <= 0 {
+                    s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
+                }
+                let u = min(abs(offset) / half, 1)
+                let k = opacity * cos(u * Float.pi / 2)
+                if k > 0 {
+                    let keep = 1 - k
+                    s.r[i] = s.r[i] * keep + color.x * k
+                    s.g[i] = s.g[i] * keep + color.y * k
+                    s.b[i] = s.b[i] * keep + color.z * k
+                    s.a[i] = s.a[i] * keep + color.w * k
+                }
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Bars swipe
+
+    /// The source is cut into bars `inputWidth` wide, perpendicular to `inputAngle`, that slide away along the
+    /// bars (direction (sin θ, −cos θ)), each starting a little later than its neighbour, uncovering the target.
+    /// A bar's own clock is τ = t(1 + s) − s·f, with f its position (0…1) across the source and the stagger
+    /// s = 0.69 × `inputBarOffset`; it moves τ² times the source's length along the bars. Fitted to Core Image's
+    /// render (shared/conformance: bar offset 1, the bars' displacements follow that square law).
+    static func barsSwipe(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 || p.source.extent.isEmpty { return p.target.withExtent(p.extent) }
+        let angle = try inputs.number("inputAngle")
+        let width = max(try inputs.number("inputWidth"), 1)
+        let stagger = 0.69 * max(try inputs.number("inputBarOffset"), 0)
+        let (dx, dy) = (cos(angle), sin(angle))
+        let (mx, my) = (sin(angle), -cos(angle))
+        let sourceArea = p.source.extent.isInfinite ? p.extent : p.source.extent
+        guard !sourceArea.isInfinite else { return p.source }
+        let (lo, hi) = projectedRange(sourceArea, dx, dy)
+        let (mlo, mhi) = projectedRange(sourceArea, mx, my)
+        let travel = mhi - mlo + 2
+        let span = max(hi - lo, 1)
+        let t = Double(p.time)
+        let (fdx, fdy, fmx, fmy) = (Float(dx), Float(dy), Float(mx), Float(my))
+        let (fw, flo, fspan, ftravel) = (Float(width), Float(lo), Float(span), Float(travel))
+        let (ft, fs) = (Float(t), Float(stagger))
+        let warp = WarpKernel(name: "barsSwipe") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            for i in 0..<count {
+                let px = Float(x0 + i) + 0.5
+                let bar = (px * fdx + py * fdy) / fw
+                let barStart = bar.rounded(.down) * fw
+                let f = min(max((barStart - flo) / fspan, 0), 1)
+                let tau = min(max(ft * (1 + fs) - fs * f, 0), 1)
+                let shift = tau * tau * ftravel
+                coords[i] = SIMD2(px - shift * fmx, py - shift * fmy)
+            }
+        }
+        let sourceExtent = p.source.extent
+        let maxShift = travel
+        let moved = warp.apply(extent: p.extent, input: p.source) { rect in
+            let back = Rect(x: rect.x - maxShift * max(mx, 0), y: rect.y - maxShift * max(my, 0),
+                            width: rect.width + maxShift * abs(mx), height: rect.height + maxShift * abs(my))
+            return back.insetBy(dx: -1, dy: -1).intersection(sourceExtent)
+        }
+        return moved.composited(over: p.target).withExtent(p.extent)
+    }
+
+    // MARK: Flash
+
+    /// A flash of light bursts from `inputCenter`: until `inputFadeThreshold` of the time the source brightens
+    /// towards a white flash streaked with `inputColor` rays (their length set by `inputMaxStriationRadius`, their
+    /// strength and contrast by the striation inputs); after it the flash fades linearly into the target (Core
+    /// Image's render at t = 0.96, threshold 0.8, shows the target under 20 % of white, as this gives).
+    static func flash(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let center = try inputs.point("inputCenter")
+        let area = try inputs.rect("inputExtent")
+        let color = ColorMath.unpremultiplied(try inputs.color("inputColor").workingPixel)
+        let striationRadius = Float(max(try inputs.number("inputMaxStriationRadius"), 0))
+        let strength = Float(max(try inputs.number("inputStriationStrength"), 0))
+        let contrast = Float(max(try inputs.number("inputStriationContrast"), 0))
+        let threshold = Float(min(max(try inputs.number("inputFadeThreshold"), 0), 1))
+        let t = p.time
+        let corners = [(area.minX, area.minY), (area.maxX, area.minY), (area.minX, area.maxY), (area.maxX, area.maxY)]
+        let reach = Float(max(corners.map { hypot($0.0 - center.x, $0.1 - center.y) }.max() ?? 1, 1))
+        // Flash build-up (0…1) and fade into the target (0…1).
+        let build: Float = threshold > 0 ? min(t / threshold, 1) : 1
+        let fade: Float = t > threshold ? (t - threshold) / max(1 - threshold, 1e-6) : 0
+        let (cx, cy) = (Float(center.x), Float(center.y))
+        return ColorKernel(name: "flash") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5 - cy
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5 - cx
+                let r = (px * px + py * py).squareRoot() / reach
+                let theta = atan2(py, px)
+                // Rays: a few incommensurate angular waves, sharpened by the contrast.
+                var ray = 0.5 + 0.2 * sin(theta * 37) + 0.17 * sin(theta * 91 + 1.3) + 0.13 * sin(theta * 211 + 2.1)
+                ray = pow(min(max(ray, 0), 1), max(contrast, 0.05))
+                let rayReach = min(striationRadius * 0.25, 1) * build
+                let tint = min(strength * ray * max(0, 1 - r / max(rayReach, 1e-3)) * 0.5, 1)
+                // The flash itself: white spreading out from the centre as it builds.
+                let front = build * 1.6 - r
+                let lightness = build >= 1 ? 1 : min(max(front * 2.5, 0), 1) * build
+                let fr = 1 + (color.x - 1) * tint, fg = 1 + (color.y - 1) * tint, fb = 1 + (color.z - 1) * tint
+                let w = lightness * (1 - fade)
+                let base = 1 - w
+                // Before the fade the flash covers the source; during it, the target shows through.
+                let useTarget = fade > 0
+                let br = useTarget ? d.r[i] : s.r[i], bg = useTarget ? d.g[i] : s.g[i]
+                let bb = useTarget ? d.b[i] : s.b[i], ba = useTarget ? d.a[i] : s.a[i]
+                let flashWeight = useTarget ? 1 - fade : lightness
+                let keep = useTarget ? fade : base
+                s.r[i] = br * keep + fr * flashWeight
+                s.g[i] = bg * keep + fg * flashWeight
+                s.b[i] = bb * keep + fb * flashWeight
+                s.a[i] = ba * keep + flashWeight
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Mod
+
+    /// The target shows through holes that open in a rotated grid pattern around `inputCenter`: `inputRadius`
+    /// sets the cells' size across, `inputCompression` along, `inputAngle` the grid's rotation, and the holes
+    /// swirl slightly with distance from the centre. A pixel switches when its pattern value drops below the time.
+    static func mod(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let center = try inputs.point("inputCenter")
+        let angle = Float(try inputs.number("inputAngle"))
+        let radius = Float(max(try inputs.number("inputRadius"), 1))
+        let compression = Float(max(try inputs.number("inputCompression"), 1))
+        let (cx, cy, t) = (Float(center.x), Float(center.y), p.time)
+        let (ca, sa) = (cos(angle), sin(angle))
+        return ColorKernel(name: "mod") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5 - cy
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5 - cx
+                let u = (px * ca + py * sa) / radius, v = (-px * sa + py * ca) / compression
+                let r = (u * u + v * v).squareRoot()
+                let value = (sin(u * Float.pi + r * 0.5) * sin(v * Float.pi * 2) + 1) * 0.4995
+                if value < t {
+                    s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
+                }
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Copy machine
+
+    /// A bar of light `inputWidth` wide sweeps across `inputExtent` along `inputAngle`, as in a photocopier: the
+    /// target lies behind it, the source ahead, and the bar shows the target lit by `inputColor` (the light
+    /// strongest in the bar's middle, scaled by `inputOpacity`).
+    static func copyMachine(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        let area = try inputs.rect("inputExtent")
+        let color = try inputs.color("inputColor").workingPixel
+        let angle = try inputs.number("inputAngle")
+        let width = max(try inputs.number("inputWidth"), 0.1)
+        let opacity = max(try inputs.float("inputOpacity"), 0)
+        let (dx, dy) = (cos(angle), sin(angle))
+        let (lo, hi) = projectedRange(area, dx, dy)
+        // The bar's leading edge runs from the low end of the extent to a bar past the high end.
+        let lead = Float(lo + (hi - lo + width) * Double(p.time))
+        let fw = Float(width)
+        let (fdx, fdy) = (Float(dx), Float(dy))
+        return ColorKernel(name: "copyMachine") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5
+                let behind = lead - (px * fdx + py * fdy)   // > 0: the bar has passed (or is over) the pixel
+                if behind <= 0 { continue }
+                s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
+                if behind < fw {
+                    let u = behind / fw
+                    let light = min(opacity * sin(u * Float.pi) * 0.8, 1)
+                    // The light replaces part of the image with its colour, and a bright core brightens it.
+                    let keep = 1 - min(light, 1)
+                    s.r[i] = s.r[i] * keep + color.x * light
+                    s.g[i] = s.g[i] * keep + color.y * light
+                    s.b[i] = s.b[i] * keep + color.z * light
+                    s.a[i] = s.a[i] * keep + color.w * light
+                }
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Disintegrate with mask
+
+    /// Pixels of the source vanish in the order of the mask's luminance, darkest first, revealing the target; the
+    /// remaining source casts a soft shadow (`inputShadowRadius`, `inputShadowDensity`, `inputShadowOffset`)
+    /// onto the uncovered target.
+    static func disintegrateWithMask(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let mask = try inputs.image("inputMaskImage")
+        let radius = max(try inputs.number("inputShadowRadius"), 0)
+        let density = min(max(try inputs.float("inputShadowDensity"), 0), 1)
+        let offset = try inputs.point("inputShadowOffset")
+        let t = p.time
+        // 1 where the source remains, 0 where it has gone (inside the mask; outside, the mask reads 0).
+        let remaining = ColorKernel(name: "disintegrateRemaining") { span in
+            let m = span.out
+            for i in 0..<span.count {
+                let a = m.a[i]
+                let luma = a > 0 ? (0.2126 * m.r[i] + 0.7152 * m.g[i] + 0.0722 * m.b[i]) / a : 0
+                let level = 0.0005 + min(max(luma, 0), 1) * 0.999
+                let keep: Float = level > t ? 1 : 0
+                m.r[i] = keep; m.g[i] = keep; m.b[i] = keep; m.a[i] = keep
+            }
+        }.apply(extent: p.extent, inputs: [mask.withExtent(p.extent)])
+        var shadow = remaining
+        if density > 0 {
+            shadow = BlurFilters.gaussian(remaining, sigma: radius / 2)
+                .transformed(by: .translation(x: offset.x.rounded(), y: offset.y.rounded()))
+        }
+        return ColorKernel(name: "disintegrate") { span in
+            let s = span.out, r = span.input(1), d = span.input(2), sh = span.input(3)
+            for i in 0..<span.count {
+                if r.a[i] > 0.5 { continue }
+                let dark = 1 - density * min(max(sh.a[i], 0), 1)
+                s.r[i] = d.r[i] * dark; s.g[i] = d.g[i] * dark; s.b[i] = d.b[i] * dark
+                s.a[i] = d.a[i]
+            }
+        }.apply(extent: p.extent, inputs: [p.source, remaining, p.target, density > 0 ? shadow : remaining])
+    }
+
+    // MARK: Ripple
+
+    /// A ring wave `inputWidth` wide spreads from `inputCenter` across `inputExtent`: inside it the target,
+    /// outside the source, and on the ring both are displaced radially by up to `inputScale` pixels and lit by
+    /// the shading image (sampled across its width by the wave's slope).
+    static func ripple(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let shading = try inputs.image("inputShadingImage")
+        let center = try inputs.point("inputCenter")
+        let area = try inputs.rect("inputExtent")
+        let width = Float(max(try inputs.number("inputWidth"), 1))
+        let scale = Float(try inputs.number("inputScale"))
+        let corners = [(area.minX, area.minY), (area.maxX, area.minY), (area.minX, area.maxY), (area.maxX, area.maxY)]
+        let reach = Float(corners.map { hypot($0.0 - center.x, $0.1 - center.y) }.max() ?? 1)
+        // The ring's middle runs from half a ring before the centre to half a ring past the farthest corner.
+        let ring = -width / 2 + (reach + width) * p.time
+        let (cx, cy) = (Float(center.x), Float(center.y))
+        let half = width / 2
+        func displaced(_ image: Image) -> Image {
+            let warp = WarpKernel(name: "rippleDisplace") { coords, x0, y, count in
+                let py = Float(y) + 0.5 - cy
+                for i in 0..<count {
+                    let px = Float(x0 + i) + 0.5 - cx
+                    let r = (px * px + py * py).squareRoot()
+                    let u = (r - ring) / half
+                    var shift: Float = 0
+                    if abs(u) < 1, r > 1e-3 { shift = scale * sin(u * Float.pi) * (1 - abs(u)) }
+                    let k = r > 1e-3 ? (r + shift) / r : 1
+                    coords[i] = SIMD2(cx + px * k, cy + py * k)
+                }
+            }
+            let extent = image.extent
+            let reachOut = Double(abs(scale) + 2)
+            return warp.apply(extent: image.extent, input: image) { rect in
+                rect.insetBy(dx: -reachOut, dy: -reachOut).intersection(extent)
+            }
+        }
+        // The shading image's middle row, stretched across its width, lights the ring by its slope.
+        let shadeExtent = shading.extent
+        let shadeY = shadeExtent.isInfinite ? 0.5 : shadeExtent.midY
+        let shadeX0 = shadeExtent.isInfinite ? 0 : shadeExtent.minX
+        let shadeW = shadeExtent.isInfinite ? 1 : max(shadeExtent.width - 1, 0)
+        let lookup = WarpKernel(name: "rippleShadeLookup") { coords, x0, y, count in
+            let py = Float(y) + 0.5 - cy
+            for i in 0..<count {
+                let px = Float(x0 + i) + 0.5 - cx
+                let r = (px * px + py * py).squareRoot()
+                let u = min(max((r - ring) / half, -1), 1)
+                let slope = 0.5 + 0.5 * cos(u * Float.pi) * (u < 0 ? -1 : 1) * (abs(u) < 1 ? 1 : 0)
+                coords[i] = SIMD2(Float(shadeX0) + 0.5 + slope * Float(shadeW), Float(shadeY))
+            }
+        }
+        let shade = lookup.apply(extent: p.extent, input: shading.clampedToExtent()) { _ in
+            shadeExtent.isInfinite ? PixelRect(x: 0, y: 0, width: 1, height: 1).rect : shadeExtent
+        }
+        return ColorKernel(name: "ripple") { span in
+            let s = span.out, d = span.input(1), sh = span.input(2)
+            let py = Float(span.y) + 0.5 - cy
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5 - cx
+                let r = (px * px + py * py).squareRoot()
+                if r < ring {
+                    s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
+                }
+                let u = (r - ring) / half
+                if abs(u) < 1 {
+                    // Light added by the shading image where the wave stands.
+                    let k = (1 - abs(u)) * 0.35
+                    s.r[i] += sh.r[i] * k * s.a[i]; s.g[i] += sh.g[i] * k * s.a[i]; s.b[i] += sh.b[i] * k * s.a[i]
+                }
+            }
+        }.apply(extent: p.extent, inputs: [displaced(p.source), displaced(p.target), shade])
+    }
+
+    // MARK: Accordion fold
+
+    /// The source folds up like an accordion towards its top edge (y up: the top of the image), squeezed into
+    /// `inputNumberOfFolds` panels that alternately face and turn away (darkened by `inputFoldShadowAmount`),
+    /// revealing the target below; `inputBottomHeight` pixels at the bottom of the source stay flat until the
+    /// end. The folded source shrinks to nothing at time 1.
+    static func accordionFold(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 || p.source.extent.isEmpty || p.source.extent.isInfinite { return p.target.withExtent(p.extent) }
+        let folds = max(1, Int(try inputs.number("inputNumberOfFolds").rounded()))
+        let shadowAmount = min(max(try inputs.float("inputFoldShadowAmount"), 0), 1)
+        let bottom = max(try inputs.number("inputBottomHeight"), 0)
+        let e = p.source.extent
+        let flat = min(bottom, e.height)
+        let foldable = e.height - flat
+        let t = Double(p.time)
+        // The folded part occupies (1 − t) of its height; the flat bottom moves up with it (it stays joined to
+        // the last panel), so the whole source hangs from its top edge.
+        let squeezed = foldable * (1 - t)
+        let top = e.maxY
+        let (fTop, fFlat, fFoldable, fSqueezed) = (Float(top), Float(flat), Float(foldable), Float(squeezed))
+        let fFolds = Float(folds)
+        let panel = fFoldable / fFolds            // a panel's height in the source
+        let shown = fSqueezed / fFolds            // its height on screen
+        let warp = WarpKernel(name: "accordionFold") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            let below = fTop - py                  // distance down from the top edge on screen
+            var sy: Float
+            if below < 0 { sy = -1e9 }
+            else if below < fSqueezed {
+                let k = min(Float(Int(below / max(shown, 1e-6))), fFolds - 1)
+                let within = (below - k * shown) / max(shown, 1e-6)   // 0…1 inside this panel on screen
+                // A panel tilted away: its screen position follows a projection of the fold's hinge.
+                sy = fTop - (k + within) * panel
+            } else if below < fSqueezed + fFlat {
+                sy = fTop - fFoldable - (below - fSqueezed)
+            } else { sy = -1e9 }
+            for i in 0..<count { coords[i] = SIMD2(Float(x0 + i) + 0.5, sy) }
+        }
+        let source = p.source
+        let folded = warp.apply(extent: e, input: source) { _ in e }
+        let shadeKernel = ColorKernel(name: "accordionShade") { span in
+            let s = span.out
+            let below = fTop - (Float(span.y) + 0.5)
+            guard below >= 0, below < fSqueezed, shown > 0 else { return }
+            let k = Int(below / shown)
+            let within = (below - Float(k) * shown) / shown
+            // Odd panels face away and get darker towards their hinge; the amount grows as the folds close.
+            let facing: Float = k % 2 == 0 ? within : 1 - within
+            let dark = 1 - shadowAmount * facing * Float(t) * 2
+            let f = max(dark, 0)
+            for i in 0..<span.count { s.r[i] *= f; s.g[i] *= f; s.b[i] *= f }
+        }
+        return shadeKernel.apply(extent: e, inputs: [folded]).composited(over: p.target).withExtent(p.extent)
+    }
+}
