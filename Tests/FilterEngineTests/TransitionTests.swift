@@ -6,7 +6,8 @@ import Testing
 @Suite struct TransitionTests {
     static let names = ["CIDissolveTransition", "CISwipeTransition", "CIBarsSwipeTransition", "CIFlashTransition",
                         "CIModTransition", "CICopyMachineTransition", "CIDisintegrateWithMaskTransition",
-                        "CIRippleTransition", "CIAccordionFoldTransition"]
+                        "CIRippleTransition", "CIAccordionFoldTransition", "CIPageCurlTransition",
+                        "CIPageCurlWithShadowTransition"]
 
     static let source = TestImages.pattern(width: 48, height: 40)
     static let target = TestImages.make(width: 48, height: 40) { x, y in
@@ -168,6 +169,29 @@ import Testing
         // Half the height is folded away: the bottom shows the target, the top the (unshaded) source.
         #expect(close(try TestImages.pixel(out, x: 50, y: 10), Self.b))
         #expect(close(try TestImages.pixel(out, x: 50, y: 90), Self.a))
+    }
+
+    @Test func pageCurlShowsSheetBackAndTarget() throws {
+        // Angle 0, extent 0…100, radius 10, t = 0.5: the axis at x = 100 − 110·0.5 = 45.
+        let c = Pixel(0.3, 0.9, 0.3, 1)
+        let params: [String: FilterValue] = ["inputExtent": .vector([0, 0, 100, 100]), "inputAngle": .number(0),
+                                             "inputRadius": .number(10), "inputBacksideImage": .image(Self.flat(c))]
+        let out = try Self.transition("CIPageCurlTransition", time: 0.5, params, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // x = 20: the flipped layer would come from x = 45 + π·10 + 24.5 ≈ 101, off the sheet: the flat source.
+        #expect(close(try TestImages.pixel(out, x: 20, y: 50), Self.a))
+        // x = 30: the flipped layer from x ≈ 91: the back side.
+        #expect(close(try TestImages.pixel(out, x: 30, y: 50), c))
+        // Past the cylinder (x ≥ 55): the target.
+        #expect(close(try TestImages.pixel(out, x: 60, y: 50), Self.b))
+        var shadowed = params; shadowed["inputShadowAmount"] = .number(0.7); shadowed["inputShadowSize"] = .number(0.5)
+        let shadow = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
+                                         source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // The shadow reaches 2·R·size = 10 px past the cylinder: at x = 60 (5.5 px in) the target is darkened to
+        // 1 − 0.7·(1 − 5.5/10); at x = 75 untouched.
+        let k: Float = 1 - 0.7 * (1 - 5.5 / 10)
+        #expect(close(try TestImages.pixel(shadow, x: 60, y: 50), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
+        #expect(close(try TestImages.pixel(shadow, x: 75, y: 50), Self.b))
+        #expect(close(try TestImages.pixel(shadow, x: 30, y: 50), c))
     }
 
     // MARK: Core Image's renders

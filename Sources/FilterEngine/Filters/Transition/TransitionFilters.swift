@@ -4,7 +4,9 @@ import Foundation
 /// source and time 1 the target everywhere; the output covers the union of the two images' extents (as Core
 /// Image's renders in shared/conformance show: a 500×500 `inputExtent` on 1500×1500 images still gives 1500×1500).
 enum TransitionFilters {
-    static let all: [String: FilterImplementation] = [
+    static let all: [String: FilterImplementation] = pageCurls.merging(basic) { a, _ in a }
+
+    static let basic: [String: FilterImplementation] = [
         "CIDissolveTransition": dissolve,
         "CISwipeTransition": swipe,
         "CIBarsSwipeTransition": barsSwipe,
