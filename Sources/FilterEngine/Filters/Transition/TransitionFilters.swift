@@ -23,9 +23,13 @@ enum TransitionFilters {
         var extent: Rect { source.extent.union(target.extent) }
     }
 
+    /// The two images and the time. An unset target counts as the empty image (the source then fades to
+    /// nothing), so that a transition with only its input image set still renders, as the catalogue-wide
+    /// identity test expects.
     static func pair(_ inputs: FilterInputs) throws -> Pair {
-        Pair(source: try inputs.image("inputImage"), target: try inputs.image("inputTargetImage"),
-             time: min(max(try inputs.float("inputTime"), 0), 1))
+        let target = try inputs.has("inputTargetImage") ? try inputs.image("inputTargetImage") : Image.empty
+        return Pair(source: try inputs.image("inputImage"), target: target,
+                    time: min(max(try inputs.float("inputTime"), 0), 1))
     }
 
     /// The range of `dot(p, direction)` over a rectangle's corners.
@@ -434,10 +438,11 @@ enum TransitionFilters {
             guard below >= 0, below < fSqueezed, shown > 0 else { return }
             let k = Int(below / shown)
             let within = (below - Float(k) * shown) / shown
-            // Odd panels face away and get darker towards their hinge; the amount grows as the folds close.
-            let facing: Float = k % 2 == 0 ? within : 1 - within
-            let dark = 1 - shadowAmount * facing * Float(t) * 2
-            let f = max(dark, 0)
+            // Panels tilt by φ with cos φ = 1 − t; alternate panels face towards and away from the light, each
+            // darker towards the fold it turns into, by `inputFoldShadowAmount` at most.
+            let tilt = Float((1 - (1 - t) * (1 - t)).squareRoot())   // sin φ
+            let facing: Float = k % 2 == 0 ? 0.3 + 0.7 * within : 1 - 0.7 * within
+            let f = max(1 - shadowAmount * tilt * facing * 3, 0)
             for i in 0..<span.count { s.r[i] *= f; s.g[i] *= f; s.b[i] *= f }
         }
         return shadeKernel.apply(extent: e, inputs: [folded]).composited(over: p.target).withExtent(p.extent)
