@@ -39,10 +39,26 @@ extension TransitionFilters {
         let hasShade = !shadeExtent.isEmpty
         let (fdx, fdy, fr, fl) = (Float(dx), Float(dy), Float(radius), Float(axis))
         let shadowReach = Float(radius) * 2 * shadowSize
+        // The sheet points an output rectangle can show: the rectangle itself (flat part), the rectangle slid up
+        // to πR along d (the cylinder), and its mirror image about the line s = axis + πR/2 (the flipped layer).
+        let mirrorAt = axis + Double.pi * radius / 2
+        let slide = Double.pi * radius
+        @Sendable func sheetROI(_ rect: PixelRect, within limit: PixelRect) -> PixelRect {
+            let r = rect.rect
+            var xs: [Double] = [], ys: [Double] = []
+            for (cx, cy) in [(r.minX, r.minY), (r.maxX, r.minY), (r.minX, r.maxY), (r.maxX, r.maxY)] {
+                let s = cx * dx + cy * dy
+                let m = 2 * (mirrorAt - s)
+                xs += [cx, cx + slide * dx, cx + m * dx]
+                ys += [cy, cy + slide * dy, cy + m * dy]
+            }
+            let box = Rect(x: xs.min()!, y: ys.min()!, width: xs.max()! - xs.min()!, height: ys.max()! - ys.min()!)
+            return PixelRect(covering: box.insetBy(dx: -2, dy: -2)).intersection(limit)
+        }
         let kernel = GeneralKernel(name: withShadow ? "pageCurlShadow" : "pageCurl", roi: { index, rect in
             switch index {
-            case 0: sourceRect
-            case 1: backRect
+            case 0: sheetROI(rect, within: sourceRect)
+            case 1: sheetROI(rect, within: backRect)
             case 2: rect
             default: shadeRect
             }
