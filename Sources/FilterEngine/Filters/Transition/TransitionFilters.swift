@@ -60,13 +60,16 @@ enum TransitionFilters {
 
     // MARK: Swipe
 
-    /// A soft band of colour `inputWidth` wide crosses `inputExtent` along `inputAngle`; the source stays ahead of
-    /// the band's centre line, the target is behind it, and the band tints both with the colour (strongest,
-    /// `inputOpacity`, on the centre line; a cosine fall-off to nothing at its edges). The centre line runs from
-    /// half a band before the extent to half a band past it, so times 0 and 1 show no colour. Fitted to
-    /// Core Image's render in shared/conformance (band width and centre position match to a few pixels).
+    /// A band `inputWidth` wide crosses `inputExtent` along `inputAngle`: ahead of it the source, behind it the
+    /// target, and across it the two cross-fade linearly while the colour is laid over them with a triangular
+    /// weight (`inputOpacity` on the band's centre line, nothing at its edges). The centre line runs from half a
+    /// band before the extent to half a band past it, so times 0 and 1 show no colour. Measured on Core Image's
+    /// render in shared/conformance: the fitted source/target mix and colour weight follow these two ramps to
+    /// about 0.01, and the band's centre sits where this model puts it.
     static func swipe(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
         let area = try inputs.rect("inputExtent")
         let color = try inputs.color("inputColor").workingPixel
         let angle = try inputs.number("inputAngle")
@@ -82,20 +85,15 @@ enum TransitionFilters {
             let py = Float(span.y) + 0.5
             for i in 0..<span.count {
                 let px = Float(span.x0 + i) + 0.5
-                let offset = px * fdx + py * fdy - edge
-                // Ahead of the line (larger projection) the source, behind it the target.
-                if offset <= 0 {
-                    s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
-                }
-                let u = min(abs(offset) / half, 1)
-                let k = opacity * cos(u * Float.pi / 2)
-                if k > 0 {
-                    let keep = 1 - k
-                    s.r[i] = s.r[i] * keep + color.x * k
-                    s.g[i] = s.g[i] * keep + color.y * k
-                    s.b[i] = s.b[i] * keep + color.z * k
-                    s.a[i] = s.a[i] * keep + color.w * k
-                }
+                // −1 at the band's trailing edge (target side), +1 at its leading edge (source side).
+                let u = min(max((px * fdx + py * fdy - edge) / half, -1), 1)
+                let w = 0.5 - 0.5 * u                    // the target's share
+                let k = opacity * (1 - abs(u))           // the colour's share
+                let ks = (1 - k) * (1 - w), kt = (1 - k) * w
+                s.r[i] = s.r[i] * ks + d.r[i] * kt + color.x * k
+                s.g[i] = s.g[i] * ks + d.g[i] * kt + color.y * k
+                s.b[i] = s.b[i] * ks + d.b[i] * kt + color.z * k
+                s.a[i] = s.a[i] * ks + d.a[i] * kt + color.w * k
             }
         }.apply(extent: p.extent, inputs: [p.source, p.target])
     }
