@@ -225,7 +225,7 @@ import Testing
     }
 
     @Test func conformanceBarsSwipe() throws {
-        try Self.conformance("CIBarsSwipeTransition", minimum: 20) { _ in
+        try Self.conformance("CIBarsSwipeTransition", minimum: 25) { _ in
             ["inputAngle": .number(3), "inputBarOffset": .number(1), "inputWidth": .number(60),
              "inputTime": .number(0.60718768835067749)]
         }

@@ -100,12 +100,13 @@ enum TransitionFilters {
 
     // MARK: Bars swipe
 
-    /// The source is cut into bars `inputWidth` wide, perpendicular to `inputAngle` and counted from the origin,
-    /// that slide away along themselves (direction (sin θ, −cos θ)), uncovering the target. Bar j (j = −⌊p·d / w⌋,
-    /// d = (cos θ, sin θ)) moves (21.75·t·(1 + 0.0758·offset·j))² pixels: measured on Core Image's render in
-    /// shared/conformance (offset 1, width 60, t = 0.607), where each bar is moved rigidly and the square root of
-    /// its displacement grows by exactly one pixel per bar. That law alone never clears a large image, so from
-    /// t = 0.8 on every bar is also pushed by up to the source's whole length, which makes time 1 the target.
+    /// The source is cut into bars `inputWidth` wide, perpendicular to `inputAngle`, that slide away along
+    /// themselves (direction (sin θ, −cos θ)), uncovering the target. Bar j = −⌊p·d / w − 0.22⌋ (d = (cos θ, sin θ);
+    /// the bars' boundaries sit 0.22 of a bar off the origin) moves (21.75·t·(1 + 0.0758·offset·j))² pixels.
+    /// Measured on Core Image's render in shared/conformance (offset 1, width 60, t = 0.607): each bar moves
+    /// rigidly, the square root of its displacement grows by one pixel per bar, and the boundaries have that
+    /// phase. The law alone never clears a large image, so from t = 0.8 on every bar is also pushed by up to the
+    /// source's whole length, which makes time 1 the target. How t and the offset enter is a guess from one render.
     static func barsSwipe(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
         if p.time <= 0 { return p.source.withExtent(p.extent) }
@@ -129,7 +130,7 @@ enum TransitionFilters {
             let py = Float(y) + 0.5
             for i in 0..<count {
                 let px = Float(x0 + i) + 0.5
-                let j = -((px * fdx + py * fdy) / fw).rounded(.down)
+                let j = -((px * fdx + py * fdy) / fw - 0.22).rounded(.down)
                 let root = speed * max(0, 1 + stagger * j)
                 let shift = min(root * root + fpush, fmax)
                 coords[i] = SIMD2(px - shift * fmx, py - shift * fmy)
