@@ -48,6 +48,21 @@ import Testing
         }
     }
 
+    /// Midway, every number input at its slider and legal extremes still renders finite pixels quickly.
+    @Test(arguments: names) func midwayAtExtremes(_ name: String) throws {
+        let descriptor = Catalog.builtIn.filter(named: name)!
+        let start = Date()
+        for input in descriptor.inputs where input.valueClass == .number && input.key != "inputTime" {
+            let candidates = [input.sliderMinimum, input.sliderMaximum, input.minimum, input.maximum]
+                .compactMap { $0 }.filter { abs($0) <= 10_000 }
+            for value in candidates {
+                let out = try Self.transition(name, time: 0.5, [input.key: .number(value)])
+                RegistryTests.checkFinite(try TestImages.render(out), "\(name).\(input.key)=\(value)")
+            }
+        }
+        #expect(Date().timeIntervalSince(start) < 5, "\(name)")
+    }
+
     @Test func dissolveIsTheLinearPremultipliedMean() throws {
         let half = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(0.4, 0.2, 0, 0.5) : Self.a }
         let out = try Self.transition("CIDissolveTransition", time: 0.5, source: half, target: Self.flat(Self.b, 2, 1))

@@ -116,10 +116,14 @@ extension ReductionFilters {
         }
     }
 
+    /// The longest row or column average made (the output is one pixel per row or column of `inputExtent`).
+    static let maximumLength = 1 << 16
+
     /// One pixel per row of `inputExtent`, stacked in a column: each the mean of that row over the area.
     static func rowAverage(_ inputs: FilterInputs) throws -> Image {
         let (image, rect) = try areaInputs(inputs)
         let rows = PixelRect(covering: rect)
+        guard rows.height <= maximumLength else { throw FilterError("CIRowAverage: inputExtent is taller than \(maximumLength) rows") }
         return reduction(image, over: rect, width: 1, height: rows.height, name: "rowAverage") { source, area in
             var out = [Pixel](repeating: Pixel(0, 0, 0, 0), count: rows.height)
             guard !area.isEmpty else { return out }
@@ -137,6 +141,7 @@ extension ReductionFilters {
     static func columnAverage(_ inputs: FilterInputs) throws -> Image {
         let (image, rect) = try areaInputs(inputs)
         let columns = PixelRect(covering: rect)
+        guard columns.width <= maximumLength else { throw FilterError("CIColumnAverage: inputExtent is wider than \(maximumLength) columns") }
         return reduction(image, over: rect, width: columns.width, height: 1, name: "columnAverage") { source, area in
             var out = [Pixel](repeating: Pixel(0, 0, 0, 0), count: columns.width)
             guard !area.isEmpty else { return out }
