@@ -401,7 +401,8 @@ enum TransitionFilters {
     /// The source folds up like an accordion towards its top edge (y up: the top of the image), squeezed into
     /// `inputNumberOfFolds` panels that alternately face and turn away (darkened by `inputFoldShadowAmount`),
     /// revealing the target below; `inputBottomHeight` pixels at the bottom of the source stay flat until the
-    /// end. The folded source shrinks to nothing at time 1.
+    /// end. The folded source shrinks to nothing at time 1 and cross-fades into the target on the way (its
+    /// weight 1 − t), as Apple describes the filter ("folding and crossfading").
     static func accordionFold(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
         if p.time <= 0 { return p.source.withExtent(p.extent) }
@@ -451,6 +452,13 @@ enum TransitionFilters {
             let f = max(1 - shadowAmount * tilt * facing * 3, 0)
             for i in 0..<span.count { s.r[i] *= f; s.g[i] *= f; s.b[i] *= f }
         }
-        return shadeKernel.apply(extent: e, inputs: [folded]).composited(over: p.target).withExtent(p.extent)
+        // The folded source also cross-fades into the target as it folds.
+        let fade = Float(1 - t)
+        let fadeKernel = ColorKernel(name: "accordionFade") { span in
+            let s = span.out
+            for i in 0..<span.count { s.r[i] *= fade; s.g[i] *= fade; s.b[i] *= fade; s.a[i] *= fade }
+        }
+        return fadeKernel.apply(extent: e, inputs: [shadeKernel.apply(extent: e, inputs: [folded])])
+            .composited(over: p.target).withExtent(p.extent)
     }
 }
