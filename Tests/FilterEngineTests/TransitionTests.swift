@@ -212,6 +212,12 @@ import Testing
         #expect(close(try TestImages.pixel(shadow, x: 60, y: 50), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
         #expect(close(try TestImages.pixel(shadow, x: 75, y: 50), Self.b))
         #expect(close(try TestImages.pixel(shadow, x: 30, y: 50), c))
+        // A shadow extent that leaves out row 50 keeps the shadow off it.
+        shadowed["inputShadowExtent"] = .vector([0, 0, 100, 40])
+        let limited = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
+                                          source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(limited, x: 60, y: 50), Self.b))
+        #expect(close(try TestImages.pixel(limited, x: 60, y: 20), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
     }
 
     // MARK: Core Image's renders

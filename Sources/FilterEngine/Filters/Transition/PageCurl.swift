@@ -25,6 +25,11 @@ extension TransitionFilters {
         let radius = max(try inputs.number("inputRadius"), 0.01)
         let shadowSize = withShadow ? min(max(try inputs.float("inputShadowSize"), 0), 1) : 0
         let shadowAmount = withShadow ? min(max(try inputs.float("inputShadowAmount"), 0), 1) : 0
+        // The shadow falls only inside `inputShadowExtent` when one is given (empty: anywhere).
+        let shadowArea = withShadow ? try inputs.rect("inputShadowExtent") : Rect.zero
+        let limitShadow = !shadowArea.isEmpty && !shadowArea.isInfinite
+        let (sx0, sy0) = (Float(shadowArea.minX), Float(shadowArea.minY))
+        let (sx1, sy1) = (Float(shadowArea.maxX), Float(shadowArea.maxY))
         let (dx, dy) = (cos(angle), sin(angle))
         let (lo, hi) = projectedRange(area, dx, dy)
         // The axis runs from the far side (nothing rolled) to a radius before the near side (all rolled).
@@ -117,7 +122,8 @@ extension TransitionFilters {
                     }
                     var beneath = target.pixel(x: x, y: y)
                     // 3. The curl's shadow on the uncovered target, just past the cylinder.
-                    if shadowAmount > 0, rel > fr, shadowReach > 0, rel < fr + shadowReach {
+                    if shadowAmount > 0, rel > fr, shadowReach > 0, rel < fr + shadowReach,
+                       !limitShadow || (px >= sx0 && px < sx1 && py >= sy0 && py < sy1) {
                         let k = 1 - shadowAmount * (1 - (rel - fr) / shadowReach)
                         beneath = Pixel(beneath.x * k, beneath.y * k, beneath.z * k, beneath.w + (1 - beneath.w) * (1 - k))
                     }
