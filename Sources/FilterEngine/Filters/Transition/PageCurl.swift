@@ -110,7 +110,7 @@ extension TransitionFilters {
                     // 2. Beneath: the flat sheet before the axis, or the cylinder's lower half (front side up).
                     var front = Pixel(0, 0, 0, 0)
                     if rel <= 0 {
-                        front = source.sampleLinear(px, py)
+                        front = source.pixel(x: x, y: y)
                     } else if rel <= fr {
                         let a1 = fr * asin(min(rel / fr, 1))
                         let sx = px + (fl + a1 - s) * fdx, sy = py + (fl + a1 - s) * fdy
