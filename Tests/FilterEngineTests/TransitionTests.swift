@@ -63,6 +63,20 @@ import Testing
         #expect(Date().timeIntervalSince(start) < 5, "\(name)")
     }
 
+    /// Bands of one row, many threads and one whole pass give the same pixels (warps and general kernels with
+    /// their regions of interest).
+    @Test(arguments: names) func tiledEqualsUntiled(_ name: String) throws {
+        let extra: [String: FilterValue] = ["inputExtent": .vector([0, 0, 48, 40]), "inputCenter": .vector([20, 18]),
+                                            "inputRadius": .number(8), "inputAngle": .number(0.7)]
+        let descriptor = Catalog.builtIn.filter(named: name)!
+        let out = try Self.transition(name, time: 0.45, extra.filter { descriptor.input($0.key) != nil })
+        let whole = try TestImages.render(out, context: RenderContext(options: .init(threads: 1, bandHeight: 10_000)))
+        let rows = try TestImages.render(out, context: RenderContext(options: .init(threads: 1, bandHeight: 1)))
+        let many = try TestImages.render(out, context: RenderContext(options: .init(threads: 4, bandHeight: 7)))
+        #expect(TestImages.maxDifference(whole, rows) < 1e-6, "\(name)")
+        #expect(TestImages.maxDifference(whole, many) < 1e-6, "\(name)")
+    }
+
     @Test func dissolveIsTheLinearPremultipliedMean() throws {
         let half = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(0.4, 0.2, 0, 0.5) : Self.a }
         let out = try Self.transition("CIDissolveTransition", time: 0.5, source: half, target: Self.flat(Self.b, 2, 1))

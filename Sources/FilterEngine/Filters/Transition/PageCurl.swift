@@ -71,8 +71,9 @@ extension TransitionFilters {
             let source = context.inputs[0], back = context.inputs[1], target = context.inputs[2]
             let shade: PixelBuffer? = hasShade ? context.inputs[3] : nil
             let out = context.output, r = context.rect
-            let srcMinX = Float(source.rect.x), srcMaxX = Float(source.rect.maxX)
-            let srcMinY = Float(source.rect.y), srcMaxY = Float(source.rect.maxY)
+            // The sheet is the source's extent (not the part of it materialised for this tile).
+            let srcMinX = Float(sourceRect.x), srcMaxX = Float(sourceRect.maxX)
+            let srcMinY = Float(sourceRect.y), srcMaxY = Float(sourceRect.maxY)
             @inline(__always) func onSheet(_ x: Float, _ y: Float) -> Bool {
                 x >= srcMinX && x <= srcMaxX && y >= srcMinY && y <= srcMaxY
             }
