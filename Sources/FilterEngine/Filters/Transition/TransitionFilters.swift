@@ -303,7 +303,7 @@ enum TransitionFilters {
         }.apply(extent: p.extent, inputs: [mask.withExtent(p.extent)])
         var shadow = remaining
         if density > 0 {
-            shadow = BlurFilters.gaussian(remaining, sigma: radius / 2)
+            shadow = softShadow(remaining, sigma: radius / 2)
                 .transformed(by: .translation(x: offset.x.rounded(), y: offset.y.rounded()))
         }
         return ColorKernel(name: "disintegrate") { span in
@@ -315,6 +315,19 @@ enum TransitionFilters {
                 s.a[i] = d.a[i]
             }
         }.apply(extent: p.extent, inputs: [p.source, remaining, p.target, density > 0 ? shadow : remaining])
+    }
+
+    /// A Gaussian blur for a soft shadow mask: from σ = 2 on it runs at half resolution (one pyramid level, the
+    /// variance of the 2×2 averaging taken off σ), about twice as fast as the full-size blur and visually the same.
+    static func softShadow(_ mask: Image, sigma: Double) -> Image {
+        guard sigma >= 2, sigma < 5, !mask.extent.isEmpty, !mask.extent.isInfinite else {
+            return BlurFilters.gaussian(mask, sigma: sigma)
+        }
+        let smallSigma = (max(sigma * sigma - 11.0 / 12, 0.25)).squareRoot() / 2
+        let weights = Convolution.gaussianWeights(sigma: smallSigma, radius: Int((3 * smallSigma).rounded(.up)))
+        let small = mask.downsampled(by: 2)
+        let blurred = Convolution.pass(Convolution.pass(small, weights: weights, vertical: false), weights: weights, vertical: true)
+        return blurred.upsampled(by: 2, extent: BlurFilters.outputExtent(of: mask.extent, sigma: sigma))
     }
 
     // MARK: Ripple
