@@ -7,7 +7,7 @@ public enum FilterRegistry {
             BlurFilters.all, GeometryFilters.all, DistortionFilters.all, ReductionFilters.all, BarcodeFilters.all,
             BlurEffectFilters.all, ConvolutionFilters.all, MorphologyFilters.all, SharpenFilters.all,
             GradientFilters.all, ShapeGenerators.all, LightFilters.all, MeshGenerator.all, TileFilters.all,
-            GeometryFilters.cameraFilters,
+            GeometryFilters.cameraFilters, TransitionFilters.all,
         ]
         for family in families {
             all.merge(family) { _, _ in fatalError("a filter is registered twice") }
@@ -21,17 +21,11 @@ public enum FilterRegistry {
     /// Catalogue filters not written yet: the catalogue-wide tests accept exactly these as missing, and the
     /// explorer shows them as "not implemented yet". This list only ever shrinks.
     public static let notYetImplemented: Set<String> = [
-        "CIAccordionFoldTransition", "CIAreaAlphaWeightedHistogram", "CIAreaBoundsRed", "CIAreaHistogram",
-        "CIAreaLogarithmicHistogram", "CIAreaMaximum", "CIAreaMaximumAlpha", "CIAreaMinMax", "CIAreaMinMaxRed",
-        "CIAreaMinimum", "CIAreaMinimumAlpha", "CIAttributedTextImageGenerator", "CIBarcodeGenerator",
-        "CIBarsSwipeTransition", "CICMYKHalftone", "CICannyEdgeDetector", "CICircularScreen", "CIColumnAverage",
-        "CIComicEffect", "CICopyMachineTransition", "CICrystallize", "CIDepthOfField",
-        "CIDisintegrateWithMaskTransition", "CIDissolveTransition", "CIDotScreen", "CIEdgePreserveUpsampleFilter",
-        "CIEdgeWork", "CIEdges", "CIFlashTransition", "CIGaborGradients", "CIGuidedFilter", "CIHatchedScreen",
-        "CIHeightFieldFromMask", "CIHexagonalPixellate", "CIHighlightShadowAdjust", "CIHistogramDisplayFilter",
-        "CIKMeans", "CILineOverlay", "CILineScreen", "CIModTransition", "CIPDF417BarcodeGenerator",
-        "CIPageCurlTransition", "CIPageCurlWithShadowTransition", "CIPixellate", "CIPointillize",
-        "CIRippleTransition", "CIRowAverage", "CIShadedMaterial", "CISobelGradients", "CISwipeTransition",
-        "CITextImageGenerator",
+        "CIAttributedTextImageGenerator", "CIBarcodeGenerator", "CICMYKHalftone", "CICannyEdgeDetector",
+        "CICircularScreen", "CIComicEffect", "CICrystallize", "CIDepthOfField", "CIDotScreen",
+        "CIEdgePreserveUpsampleFilter", "CIEdgeWork", "CIEdges", "CIGaborGradients", "CIGuidedFilter",
+        "CIHatchedScreen", "CIHeightFieldFromMask", "CIHexagonalPixellate", "CIHighlightShadowAdjust",
+        "CILineOverlay", "CILineScreen", "CIPDF417BarcodeGenerator", "CIPixellate", "CIPointillize",
+        "CIShadedMaterial", "CISobelGradients", "CITextImageGenerator",
     ]
 }

@@ -1,9 +1,7 @@
 import Foundation
 
 enum ReductionFilters {
-    static let all: [String: FilterImplementation] = [
-        "CIAreaAverage": areaAverage,
-    ]
+    static let all: [String: FilterImplementation] = more.merging(["CIAreaAverage": areaAverage]) { a, _ in a }
 
     /// One pixel: the mean of the input over the rectangle (premultiplied, so transparent pixels weigh nothing
     /// in the colour), placed at the rectangle's origin.

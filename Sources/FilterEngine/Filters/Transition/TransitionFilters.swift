@@ -1,0 +1,460 @@
+import Foundation
+
+/// Transitions: `inputImage` turns into `inputTargetImage` as `inputTime` runs from 0 to 1. Time 0 gives the
+/// source and time 1 the target everywhere; the output covers the union of the two images' extents (as Core
+/// Image's renders in shared/conformance show: a 500×500 `inputExtent` on 1500×1500 images still gives 1500×1500).
+enum TransitionFilters {
+    static let all: [String: FilterImplementation] = pageCurls.merging(basic) { a, _ in a }
+
+    static let basic: [String: FilterImplementation] = [
+        "CIDissolveTransition": dissolve,
+        "CISwipeTransition": swipe,
+        "CIBarsSwipeTransition": barsSwipe,
+        "CIFlashTransition": flash,
+        "CIModTransition": mod,
+        "CICopyMachineTransition": copyMachine,
+        "CIDisintegrateWithMaskTransition": disintegrateWithMask,
+        "CIRippleTransition": ripple,
+        "CIAccordionFoldTransition": accordionFold,
+    ]
+
+    struct Pair {
+        let source: Image, target: Image, time: Float
+        var extent: Rect { source.extent.union(target.extent) }
+    }
+
+    /// The two images and the time. An unset target counts as the empty image (the source then fades to
+    /// nothing), so that a transition with only its input image set still renders, as the catalogue-wide
+    /// identity test expects.
+    static func pair(_ inputs: FilterInputs) throws -> Pair {
+        let target = try inputs.has("inputTargetImage") ? try inputs.image("inputTargetImage") : Image.empty
+        return Pair(source: try inputs.image("inputImage"), target: target,
+                    time: min(max(try inputs.float("inputTime"), 0), 1))
+    }
+
+    /// The range of `dot(p, direction)` over a rectangle's corners.
+    static func projectedRange(_ rect: Rect, _ dx: Double, _ dy: Double) -> (Double, Double) {
+        let values = [rect.minX * dx + rect.minY * dy, rect.maxX * dx + rect.minY * dy,
+                      rect.minX * dx + rect.maxY * dy, rect.maxX * dx + rect.maxY * dy]
+        return (values.min()!, values.max()!)
+    }
+
+    // MARK: Dissolve
+
+    /// A cross-fade in the working space (linear, premultiplied): source·(1−t) + target·t.
+    static func dissolve(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let t = p.time
+        return ColorKernel(name: "dissolve") { span in
+            let s = span.out, d = span.input(1), k = 1 - t
+            for i in 0..<span.count {
+                s.r[i] = s.r[i] * k + d.r[i] * t
+                s.g[i] = s.g[i] * k + d.g[i] * t
+                s.b[i] = s.b[i] * k + d.b[i] * t
+                s.a[i] = s.a[i] * k + d.a[i] * t
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Swipe
+
+    /// A band `inputWidth` wide crosses `inputExtent` along `inputAngle`: ahead of it the source, behind it the
+    /// target, and across it the two cross-fade linearly while the colour is laid over them with a triangular
+    /// weight (`inputOpacity` on the band's centre line, nothing at its edges). The centre line runs from half a
+    /// band before the extent to half a band past it, so times 0 and 1 show no colour. Measured on Core Image's
+    /// render in shared/conformance: the fitted source/target mix and colour weight follow these two ramps to
+    /// about 0.01, and the band's centre sits where this model puts it.
+    static func swipe(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let area = try inputs.rect("inputExtent")
+        let color = try inputs.color("inputColor").workingPixel
+        let angle = try inputs.number("inputAngle")
+        let width = max(try inputs.number("inputWidth"), 0.1)
+        let opacity = min(max(try inputs.float("inputOpacity"), 0), 1)
+        let (dx, dy) = (cos(angle), sin(angle))
+        let (lo, hi) = projectedRange(area, dx, dy)
+        let edge = Float((lo - width / 2) + (hi - lo + width) * Double(p.time))
+        let half = Float(width / 2)
+        let (fdx, fdy) = (Float(dx), Float(dy))
+        return ColorKernel(name: "swipe") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5
+                // −1 at the band's trailing edge (target side), +1 at its leading edge (source side).
+                let u = min(max((px * fdx + py * fdy - edge) / half, -1), 1)
+                let w = 0.5 - 0.5 * u                    // the target's share
+                let k = opacity * (1 - abs(u))           // the colour's share
+                let ks = (1 - k) * (1 - w), kt = (1 - k) * w
+                s.r[i] = s.r[i] * ks + d.r[i] * kt + color.x * k
+                s.g[i] = s.g[i] * ks + d.g[i] * kt + color.y * k
+                s.b[i] = s.b[i] * ks + d.b[i] * kt + color.z * k
+                s.a[i] = s.a[i] * ks + d.a[i] * kt + color.w * k
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Bars swipe
+
+    /// The source is cut into bars `inputWidth` wide, perpendicular to `inputAngle`, that slide away along
+    /// themselves (direction (sin θ, −cos θ)), uncovering the target. Bar j = −⌊p·d / w − 0.22⌋ (d = (cos θ, sin θ);
+    /// the bars' boundaries sit 0.22 of a bar off the origin) moves (21.75·t·(1 + 0.0758·offset·j))² pixels.
+    /// Measured on Core Image's render in shared/conformance (offset 1, width 60, t = 0.607): each bar moves
+    /// rigidly, the square root of its displacement grows by one pixel per bar, and the boundaries have that
+    /// phase. The law alone never clears a large image, so from t = 0.8 on every bar is also pushed by up to the
+    /// source's whole length, which makes time 1 the target. How t and the offset enter is a guess from one render.
+    static func barsSwipe(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 || p.source.extent.isEmpty { return p.target.withExtent(p.extent) }
+        let angle = try inputs.number("inputAngle")
+        let width = max(try inputs.number("inputWidth"), 1)
+        let offset = max(try inputs.number("inputBarOffset"), 0)
+        let (dx, dy) = (cos(angle), sin(angle))
+        let (mx, my) = (sin(angle), -cos(angle))
+        let sourceArea = p.source.extent.isInfinite ? p.extent : p.source.extent
+        guard !sourceArea.isInfinite else { return p.source }
+        let (mlo, mhi) = projectedRange(sourceArea, mx, my)
+        let travel = mhi - mlo + 2
+        let t = Double(p.time)
+        let push = t > 0.8 ? travel * pow((t - 0.8) / 0.2, 3) : 0
+        let (fdx, fdy, fmx, fmy) = (Float(dx), Float(dy), Float(mx), Float(my))
+        let (fw, fpush) = (Float(width), Float(push))
+        let (speed, stagger) = (Float(21.75 * t), Float(0.0758 * offset))
+        let fmax = Float(travel)
+        let warp = WarpKernel(name: "barsSwipe") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            for i in 0..<count {
+                let px = Float(x0 + i) + 0.5
+                let j = -((px * fdx + py * fdy) / fw - 0.22).rounded(.down)
+                let root = speed * max(0, 1 + stagger * j)
+                let shift = min(root * root + fpush, fmax)
+                coords[i] = SIMD2(px - shift * fmx, py - shift * fmy)
+            }
+        }
+        let sourceExtent = p.source.extent
+        let maxShift = travel
+        let moved = warp.apply(extent: p.extent, input: p.source) { rect in
+            let back = Rect(x: rect.x - maxShift * max(mx, 0), y: rect.y - maxShift * max(my, 0),
+                            width: rect.width + maxShift * abs(mx), height: rect.height + maxShift * abs(my))
+            return back.insetBy(dx: -1, dy: -1).intersection(sourceExtent)
+        }
+        return moved.composited(over: p.target).withExtent(p.extent)
+    }
+
+    // MARK: Flash
+
+    /// A flash of light bursts from `inputCenter`: until `inputFadeThreshold` of the time the source brightens
+    /// towards a white flash streaked with `inputColor` rays (their length set by `inputMaxStriationRadius`, their
+    /// strength and contrast by the striation inputs); after it the flash fades linearly into the target (Core
+    /// Image's render at t = 0.96, threshold 0.8, shows the target under 20 % of white, as this gives).
+    static func flash(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let center = try inputs.point("inputCenter")
+        let area = try inputs.rect("inputExtent")
+        let color = ColorMath.unpremultiplied(try inputs.color("inputColor").workingPixel)
+        let striationRadius = Float(max(try inputs.number("inputMaxStriationRadius"), 0))
+        let strength = Float(max(try inputs.number("inputStriationStrength"), 0))
+        let contrast = Float(max(try inputs.number("inputStriationContrast"), 0))
+        let threshold = Float(min(max(try inputs.number("inputFadeThreshold"), 0), 1))
+        let t = p.time
+        let corners = [(area.minX, area.minY), (area.maxX, area.minY), (area.minX, area.maxY), (area.maxX, area.maxY)]
+        let reach = Float(max(corners.map { hypot($0.0 - center.x, $0.1 - center.y) }.max() ?? 1, 1))
+        // Flash build-up (0…1) and fade into the target (0…1).
+        let build: Float = threshold > 0 ? min(t / threshold, 1) : 1
+        let fade: Float = t > threshold ? (t - threshold) / max(1 - threshold, 1e-6) : 0
+        let (cx, cy) = (Float(center.x), Float(center.y))
+        return ColorKernel(name: "flash") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5 - cy
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5 - cx
+                let r = (px * px + py * py).squareRoot() / reach
+                let rayReach = min(striationRadius * 0.25, 1) * build
+                let falloff = max(0, 1 - r / max(rayReach, 1e-3))
+                var tint: Float = 0
+                if falloff > 0 && strength > 0 {
+                    // Rays: a few incommensurate angular waves, sharpened by the contrast.
+                    let theta = atan2(py, px)
+                    var ray = 0.5 + 0.2 * sin(theta * 37) + 0.17 * sin(theta * 91 + 1.3) + 0.13 * sin(theta * 211 + 2.1)
+                    ray = pow(min(max(ray, 0), 1), max(contrast, 0.05))
+                    tint = min(strength * ray * falloff * 0.5, 1)
+                }
+                // The flash itself: white spreading out from the centre as it builds.
+                let front = build * 1.6 - r
+                let lightness = build >= 1 ? 1 : min(max(front * 2.5, 0), 1) * build
+                let fr = 1 + (color.x - 1) * tint, fg = 1 + (color.y - 1) * tint, fb = 1 + (color.z - 1) * tint
+                let w = lightness * (1 - fade)
+                let base = 1 - w
+                // Before the fade the flash covers the source; during it, the target shows through.
+                let useTarget = fade > 0
+                let br = useTarget ? d.r[i] : s.r[i], bg = useTarget ? d.g[i] : s.g[i]
+                let bb = useTarget ? d.b[i] : s.b[i], ba = useTarget ? d.a[i] : s.a[i]
+                let flashWeight = useTarget ? 1 - fade : lightness
+                let keep = useTarget ? fade : base
+                s.r[i] = br * keep + fr * flashWeight
+                s.g[i] = bg * keep + fg * flashWeight
+                s.b[i] = bb * keep + fb * flashWeight
+                s.a[i] = ba * keep + flashWeight
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Mod
+
+    /// The target shows through holes that open in a rotated grid pattern around `inputCenter`: `inputRadius`
+    /// sets the cells' size across, `inputCompression` along, `inputAngle` the grid's rotation, and the holes
+    /// swirl slightly with distance from the centre. A pixel switches when its pattern value drops below the time.
+    static func mod(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let center = try inputs.point("inputCenter")
+        let angle = Float(try inputs.number("inputAngle"))
+        let radius = Float(max(try inputs.number("inputRadius"), 1))
+        let compression = Float(max(try inputs.number("inputCompression"), 1))
+        let (cx, cy, t) = (Float(center.x), Float(center.y), p.time)
+        let (ca, sa) = (cos(angle), sin(angle))
+        return ColorKernel(name: "mod") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5 - cy
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5 - cx
+                let u = (px * ca + py * sa) / radius, v = (-px * sa + py * ca) / compression
+                let r = (u * u + v * v).squareRoot()
+                let value = (sin(u * Float.pi + r * 0.5) * sin(v * Float.pi * 2) + 1) * 0.4995
+                if value < t {
+                    s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
+                }
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Copy machine
+
+    /// A bar of light `inputWidth` wide sweeps across `inputExtent` along `inputAngle`, as in a photocopier: the
+    /// target lies behind it, the source ahead, and the bar shows the target lit by `inputColor` (the light
+    /// strongest in the bar's middle, scaled by `inputOpacity`).
+    static func copyMachine(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        let area = try inputs.rect("inputExtent")
+        let color = try inputs.color("inputColor").workingPixel
+        let angle = try inputs.number("inputAngle")
+        let width = max(try inputs.number("inputWidth"), 0.1)
+        let opacity = max(try inputs.float("inputOpacity"), 0)
+        let (dx, dy) = (cos(angle), sin(angle))
+        let (lo, hi) = projectedRange(area, dx, dy)
+        // The bar's leading edge runs from the low end of the extent to a bar past the high end.
+        let lead = Float(lo + (hi - lo + width) * Double(p.time))
+        let fw = Float(width)
+        let (fdx, fdy) = (Float(dx), Float(dy))
+        return ColorKernel(name: "copyMachine") { span in
+            let s = span.out, d = span.input(1)
+            let py = Float(span.y) + 0.5
+            for i in 0..<span.count {
+                let px = Float(span.x0 + i) + 0.5
+                let behind = lead - (px * fdx + py * fdy)   // > 0: the bar has passed (or is over) the pixel
+                if behind <= 0 { continue }
+                s.r[i] = d.r[i]; s.g[i] = d.g[i]; s.b[i] = d.b[i]; s.a[i] = d.a[i]
+                if behind < fw {
+                    let u = behind / fw
+                    let light = min(opacity * sin(u * Float.pi) * 0.8, 1)
+                    // The light replaces part of the image with its colour, and a bright core brightens it.
+                    let keep = 1 - min(light, 1)
+                    s.r[i] = s.r[i] * keep + color.x * light
+                    s.g[i] = s.g[i] * keep + color.y * light
+                    s.b[i] = s.b[i] * keep + color.z * light
+                    s.a[i] = s.a[i] * keep + color.w * light
+                }
+            }
+        }.apply(extent: p.extent, inputs: [p.source, p.target])
+    }
+
+    // MARK: Disintegrate with mask
+
+    /// Pixels of the source vanish in the order of the mask's luminance, darkest first, revealing the target; the
+    /// remaining source casts a soft shadow (`inputShadowRadius`, `inputShadowDensity`, `inputShadowOffset`)
+    /// onto the uncovered target.
+    static func disintegrateWithMask(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let mask = try inputs.image("inputMaskImage")
+        let radius = max(try inputs.number("inputShadowRadius"), 0)
+        let density = min(max(try inputs.float("inputShadowDensity"), 0), 1)
+        let offset = try inputs.point("inputShadowOffset")
+        let t = p.time
+        // 1 where the source remains, 0 where it has gone (inside the mask; outside, the mask reads 0).
+        let remaining = ColorKernel(name: "disintegrateRemaining") { span in
+            let m = span.out
+            for i in 0..<span.count {
+                let a = m.a[i]
+                let luma = a > 0 ? (0.2126 * m.r[i] + 0.7152 * m.g[i] + 0.0722 * m.b[i]) / a : 0
+                let level = 0.0005 + min(max(luma, 0), 1) * 0.999
+                let keep: Float = level > t ? 1 : 0
+                m.r[i] = keep; m.g[i] = keep; m.b[i] = keep; m.a[i] = keep
+            }
+        }.apply(extent: p.extent, inputs: [mask.withExtent(p.extent)])
+        var shadow = remaining
+        if density > 0 {
+            shadow = softShadow(remaining, sigma: radius / 2)
+                .transformed(by: .translation(x: offset.x.rounded(), y: offset.y.rounded()))
+        }
+        return ColorKernel(name: "disintegrate") { span in
+            let s = span.out, r = span.input(1), d = span.input(2), sh = span.input(3)
+            for i in 0..<span.count {
+                if r.a[i] > 0.5 { continue }
+                let dark = 1 - density * min(max(sh.a[i], 0), 1)
+                s.r[i] = d.r[i] * dark; s.g[i] = d.g[i] * dark; s.b[i] = d.b[i] * dark
+                s.a[i] = d.a[i]
+            }
+        }.apply(extent: p.extent, inputs: [p.source, remaining, p.target, density > 0 ? shadow : remaining])
+    }
+
+    /// A Gaussian blur for a soft shadow mask: from σ = 2 on it runs at half resolution (one pyramid level, the
+    /// variance of the 2×2 averaging taken off σ), about twice as fast as the full-size blur and visually the same.
+    static func softShadow(_ mask: Image, sigma: Double) -> Image {
+        guard sigma >= 2, sigma < 5, !mask.extent.isEmpty, !mask.extent.isInfinite else {
+            return BlurFilters.gaussian(mask, sigma: sigma)
+        }
+        let smallSigma = (max(sigma * sigma - 11.0 / 12, 0.25)).squareRoot() / 2
+        let weights = Convolution.gaussianWeights(sigma: smallSigma, radius: Int((3 * smallSigma).rounded(.up)))
+        let small = mask.downsampled(by: 2)
+        let blurred = Convolution.pass(Convolution.pass(small, weights: weights, vertical: false), weights: weights, vertical: true)
+        return blurred.upsampled(by: 2, extent: BlurFilters.outputExtent(of: mask.extent, sigma: sigma))
+    }
+
+    // MARK: Ripple
+
+    /// A ring wave `inputWidth` wide spreads from `inputCenter` across `inputExtent`: inside it the target,
+    /// outside the source, and on the ring both are displaced radially by up to `inputScale` pixels and lit by
+    /// the shading image (its middle row, read across its width by the wave's slope). One general kernel: pixels
+    /// off the ring are copied, only the ring resamples (three full-frame warps before took 3x as long).
+    static func ripple(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        let shading = try inputs.image("inputShadingImage")
+        let center = try inputs.point("inputCenter")
+        let area = try inputs.rect("inputExtent")
+        let width = Float(max(try inputs.number("inputWidth"), 1))
+        let scale = Float(try inputs.number("inputScale"))
+        let corners = [(area.minX, area.minY), (area.maxX, area.minY), (area.minX, area.maxY), (area.maxX, area.maxY)]
+        let reach = Float(corners.map { hypot($0.0 - center.x, $0.1 - center.y) }.max() ?? 1)
+        // The ring's middle runs from half a ring before the centre to half a ring past the farthest corner.
+        let ring = -width / 2 + (reach + width) * p.time
+        let (cx, cy) = (Float(center.x), Float(center.y))
+        let half = width / 2
+        let margin = Int(abs(scale).rounded(.up)) + 2
+        // The shading image's middle row.
+        let shadeExtent = shading.extent
+        let shadeRow: PixelRect = shadeExtent.isEmpty || shadeExtent.isInfinite
+            ? PixelRect(x: 0, y: 0, width: 1, height: 1)
+            : PixelRect(x: PixelRect(covering: shadeExtent).x, y: Int(shadeExtent.midY.rounded(.down)),
+                        width: PixelRect(covering: shadeExtent).width, height: 1)
+        let kernel = GeneralKernel(name: "ripple", roi: { index, rect in
+            index < 2 ? rect.insetBy(dx: -margin, dy: -margin) : shadeRow
+        }) { context in
+            let source = context.inputs[0], target = context.inputs[1], shade = context.inputs[2]
+            let out = context.output, r = context.rect
+            let shadeW = Float(shadeRow.width - 1)
+            for y in r.y..<r.maxY {
+                let row = out.row(y) + (r.x - out.rect.x)
+                let py = Float(y) + 0.5 - cy
+                for x in r.x..<r.maxX {
+                    let px = Float(x) + 0.5 - cx
+                    let radius = (px * px + py * py).squareRoot()
+                    let u = (radius - ring) / half
+                    guard abs(u) < 1, radius > 1e-3 else {
+                        row[x - r.x] = radius < ring ? target.pixel(x: x, y: y) : source.pixel(x: x, y: y)
+                        continue
+                    }
+                    let shift = scale * sin(u * Float.pi) * (1 - abs(u))
+                    let k = (radius + shift) / radius
+                    let sx = cx + px * k, sy = cy + py * k
+                    var base = radius < ring ? target.sampleLinear(sx, sy) : source.sampleLinear(sx, sy)
+                    // The wave's slope picks a place across the shading row; its light is added where it stands.
+                    let slope = 0.5 + 0.5 * cos(u * Float.pi) * (u < 0 ? -1 : 1)
+                    let light = shade.pixel(x: shadeRow.x + Int((slope * shadeW).rounded()), y: shadeRow.y)
+                    let amount = (1 - abs(u)) * 0.35 * base.w
+                    base = Pixel(base.x + light.x * amount, base.y + light.y * amount, base.z + light.z * amount, base.w)
+                    row[x - r.x] = base
+                }
+            }
+        }
+        let shadeInput = shadeExtent.isInfinite ? shading.cropped(to: shadeRow.rect) : shading
+        return kernel.apply(extent: p.extent, inputs: [p.source, p.target, shadeInput])
+    }
+
+    // MARK: Accordion fold
+
+    /// The source folds up like an accordion towards its top edge (y up: the top of the image), squeezed into
+    /// `inputNumberOfFolds` panels that alternately face and turn away (darkened by `inputFoldShadowAmount`),
+    /// revealing the target below; `inputBottomHeight` pixels at the bottom of the source stay flat until the
+    /// end. The folded source shrinks to nothing at time 1 and cross-fades into the target on the way (its
+    /// weight 1 − t), as Apple describes the filter ("folding and crossfading").
+    static func accordionFold(_ inputs: FilterInputs) throws -> Image {
+        let p = try pair(inputs)
+        if p.time <= 0 { return p.source.withExtent(p.extent) }
+        if p.time >= 1 || p.source.extent.isEmpty || p.source.extent.isInfinite { return p.target.withExtent(p.extent) }
+        let folds = max(1, Int(try inputs.number("inputNumberOfFolds").rounded()))
+        let shadowAmount = min(max(try inputs.float("inputFoldShadowAmount"), 0), 1)
+        let bottom = max(try inputs.number("inputBottomHeight"), 0)
+        let e = p.source.extent
+        let flat = min(bottom, e.height)
+        let foldable = e.height - flat
+        let t = Double(p.time)
+        // The folded part occupies (1 − t) of its height; the flat bottom moves up with it (it stays joined to
+        // the last panel), so the whole source hangs from its top edge.
+        let squeezed = foldable * (1 - t)
+        let top = e.maxY
+        let (fTop, fFlat, fFoldable, fSqueezed) = (Float(top), Float(flat), Float(foldable), Float(squeezed))
+        let fFolds = Float(folds)
+        let panel = fFoldable / fFolds            // a panel's height in the source
+        let shown = fSqueezed / fFolds            // its height on screen
+        let warp = WarpKernel(name: "accordionFold") { coords, x0, y, count in
+            let py = Float(y) + 0.5
+            let below = fTop - py                  // distance down from the top edge on screen
+            var sy: Float
+            if below < 0 { sy = -1e9 }
+            else if below < fSqueezed {
+                let k = min(Float(Int(below / max(shown, 1e-6))), fFolds - 1)
+                let within = (below - k * shown) / max(shown, 1e-6)   // 0…1 inside this panel on screen
+                // A panel tilted away: its screen position follows a projection of the fold's hinge.
+                sy = fTop - (k + within) * panel
+            } else if below < fSqueezed + fFlat {
+                sy = fTop - fFoldable - (below - fSqueezed)
+            } else { sy = -1e9 }
+            for i in 0..<count { coords[i] = SIMD2(Float(x0 + i) + 0.5, sy) }
+        }
+        let source = p.source
+        let folded = warp.apply(extent: e, input: source) { _ in e }
+        let shadeKernel = ColorKernel(name: "accordionShade") { span in
+            let s = span.out
+            let below = fTop - (Float(span.y) + 0.5)
+            guard below >= 0, below < fSqueezed, shown > 0 else { return }
+            let k = Int(below / shown)
+            let within = (below - Float(k) * shown) / shown
+            // Panels tilt by φ with cos φ = 1 − t; alternate panels face towards and away from the light, each
+            // darker towards the fold it turns into, by `inputFoldShadowAmount` at most.
+            let tilt = Float((1 - (1 - t) * (1 - t)).squareRoot())   // sin φ
+            let facing: Float = k % 2 == 0 ? 0.3 + 0.7 * within : 1 - 0.7 * within
+            let f = max(1 - shadowAmount * tilt * facing * 3, 0)
+            for i in 0..<span.count { s.r[i] *= f; s.g[i] *= f; s.b[i] *= f }
+        }
+        // The folded source also cross-fades into the target as it folds.
+        let fade = Float(1 - t)
+        let fadeKernel = ColorKernel(name: "accordionFade") { span in
+            let s = span.out
+            for i in 0..<span.count { s.r[i] *= fade; s.g[i] *= fade; s.b[i] *= fade; s.a[i] *= fade }
+        }
+        return fadeKernel.apply(extent: e, inputs: [shadeKernel.apply(extent: e, inputs: [folded])])
+            .composited(over: p.target).withExtent(p.extent)
+    }
+}

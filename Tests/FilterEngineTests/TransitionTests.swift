@@ -1,0 +1,278 @@
+import Foundation
+import Testing
+@testable import FilterEngine
+
+/// Transitions: the ends of time, known pixels midway, extents, and Core Image's renders.
+@Suite struct TransitionTests {
+    static let names = ["CIDissolveTransition", "CISwipeTransition", "CIBarsSwipeTransition", "CIFlashTransition",
+                        "CIModTransition", "CICopyMachineTransition", "CIDisintegrateWithMaskTransition",
+                        "CIRippleTransition", "CIAccordionFoldTransition", "CIPageCurlTransition",
+                        "CIPageCurlWithShadowTransition"]
+
+    static let source = TestImages.pattern(width: 48, height: 40)
+    static let target = TestImages.make(width: 48, height: 40) { x, y in
+        Pixel(0.1 + Float(y) / 80, 0.6, 0.3 + Float(x) / 100, 1)
+    }
+    static let a = Pixel(0.8, 0.2, 0.1, 1)
+    static let b = Pixel(0.1, 0.3, 0.9, 1)
+    static func flat(_ p: Pixel, _ w: Int = 100, _ h: Int = 100) -> Image { TestImages.make(width: w, height: h) { _, _ in p } }
+
+    static func transition(_ name: String, time: Double, _ extra: [String: FilterValue] = [:],
+                           source: Image = source, target: Image = target) throws -> Image {
+        var values: [String: FilterValue] = ["inputImage": .image(source), "inputTargetImage": .image(target),
+                                             "inputTime": .number(time)]
+        let descriptor = Catalog.builtIn.filter(named: name)!
+        for input in descriptor.inputs where input.isImage && values[input.key] == nil {
+            values[input.key] = .image(TestImages.pattern(width: 48, height: 40))
+        }
+        for (k, v) in extra { values[k] = v }
+        return try TestImages.filter(name, values)
+    }
+
+    @Test(arguments: names) func timeZeroIsSourceAndOneIsTarget(_ name: String) throws {
+        let start = try Self.transition(name, time: 0)
+        let end = try Self.transition(name, time: 1)
+        #expect(start.extent == Self.source.extent)
+        #expect(end.extent == Self.source.extent)
+        let rect = Self.source.extent
+        #expect(TestImages.maxDifference(try TestImages.render(start, rect), try TestImages.render(Self.source, rect)) < 1e-5)
+        #expect(TestImages.maxDifference(try TestImages.render(end, rect), try TestImages.render(Self.target, rect)) < 1e-5)
+    }
+
+    @Test(arguments: names) func midwayIsFiniteOverTheUnion(_ name: String) throws {
+        let wide = TestImages.make(width: 60, height: 20) { x, _ in Pixel(Float(x) / 60, 0.5, 0.2, 1) }
+        for time in [0.25, 0.5, 0.75, 0.97] {
+            let out = try Self.transition(name, time: time, target: wide)
+            #expect(out.extent == Rect(x: 0, y: 0, width: 60, height: 40), "\(name)")
+            RegistryTests.checkFinite(try TestImages.render(out), "\(name) t=\(time)")
+        }
+    }
+
+    /// Midway, every number input at its slider and legal extremes still renders finite pixels quickly.
+    @Test(arguments: names) func midwayAtExtremes(_ name: String) throws {
+        let descriptor = Catalog.builtIn.filter(named: name)!
+        let start = Date()
+        for input in descriptor.inputs where input.valueClass == .number && input.key != "inputTime" {
+            let candidates = [input.sliderMinimum, input.sliderMaximum, input.minimum, input.maximum]
+                .compactMap { $0 }.filter { abs($0) <= 10_000 }
+            for value in candidates {
+                let out = try Self.transition(name, time: 0.5, [input.key: .number(value)])
+                RegistryTests.checkFinite(try TestImages.render(out), "\(name).\(input.key)=\(value)")
+            }
+        }
+        #expect(Date().timeIntervalSince(start) < 5, "\(name)")
+    }
+
+    /// Bands of one row, many threads and one whole pass give the same pixels (warps and general kernels with
+    /// their regions of interest).
+    @Test(arguments: names) func tiledEqualsUntiled(_ name: String) throws {
+        let extra: [String: FilterValue] = ["inputExtent": .vector([0, 0, 48, 40]), "inputCenter": .vector([20, 18]),
+                                            "inputRadius": .number(8), "inputAngle": .number(0.7)]
+        let descriptor = Catalog.builtIn.filter(named: name)!
+        let out = try Self.transition(name, time: 0.45, extra.filter { descriptor.input($0.key) != nil })
+        let whole = try TestImages.render(out, context: RenderContext(options: .init(threads: 1, bandHeight: 10_000)))
+        let rows = try TestImages.render(out, context: RenderContext(options: .init(threads: 1, bandHeight: 1)))
+        let many = try TestImages.render(out, context: RenderContext(options: .init(threads: 4, bandHeight: 7)))
+        #expect(TestImages.maxDifference(whole, rows) < 1e-6, "\(name)")
+        #expect(TestImages.maxDifference(whole, many) < 1e-6, "\(name)")
+    }
+
+    @Test func dissolveIsTheLinearPremultipliedMean() throws {
+        let half = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(0.4, 0.2, 0, 0.5) : Self.a }
+        let out = try Self.transition("CIDissolveTransition", time: 0.5, source: half, target: Self.flat(Self.b, 2, 1))
+        #expect(close(try TestImages.pixel(out, x: 0, y: 0), Pixel(0.25, 0.25, 0.45, 0.75)))
+        #expect(close(try TestImages.pixel(out, x: 1, y: 0), (Self.a + Self.b) / 2))
+        let quarter = try Self.transition("CIDissolveTransition", time: 0.25, source: Self.flat(Self.a, 2, 1),
+                                          target: Self.flat(Self.b, 2, 1))
+        #expect(close(try TestImages.pixel(quarter, x: 1, y: 0), Self.a * 0.75 + Self.b * 0.25))
+    }
+
+    @Test func swipeShowsSourceAheadAndTargetBehind() throws {
+        // Angle 0, extent 0…100, width 20: at t = 0.5 the band's centre is at x = −10 + 120·0.5 = 50, its edges at
+        // 40 and 60.
+        let params: [String: FilterValue] = ["inputExtent": .vector([0, 0, 100, 100]), "inputAngle": .number(0),
+                                             "inputWidth": .number(20), "inputOpacity": .number(0)]
+        let out = try Self.transition("CISwipeTransition", time: 0.5, params, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(out, x: 60, y: 10), Self.a))
+        #expect(close(try TestImages.pixel(out, x: 39, y: 10), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 90, y: 60), Self.a))
+        #expect(close(try TestImages.pixel(out, x: 5, y: 60), Self.b))
+        // Inside the band a linear cross-fade: pixel 44 (centre 44.5, u = −0.55) is 22.5 % source.
+        #expect(close(try TestImages.pixel(out, x: 44, y: 10), Self.a * 0.225 + Self.b * 0.775))
+        // With opacity 0.8 the white colour weighs 0.8·(1 − |u|) on top of the cross-fade.
+        var tinted = params; tinted["inputOpacity"] = .number(0.8)
+        let lit = try Self.transition("CISwipeTransition", time: 0.5, tinted, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        let k: Float = 0.8 * (1 - 0.55)
+        let expected = (Self.a * 0.225 + Self.b * 0.775) * (1 - k) + Pixel(1, 1, 1, 1) * k
+        #expect(close(try TestImages.pixel(lit, x: 44, y: 10), expected))
+        #expect(close(try TestImages.pixel(lit, x: 61, y: 10), Self.a))
+        #expect(close(try TestImages.pixel(lit, x: 38, y: 10), Self.b))
+    }
+
+    @Test func barsSwipeMovesWholeBarsUpOffTheTarget() throws {
+        // Angle π: vertical bars that slide up. In each column the target shows below the moved source.
+        let out = try Self.transition("CIBarsSwipeTransition", time: 0.1, ["inputAngle": .number(Double.pi),
+                                      "inputWidth": .number(10), "inputBarOffset": .number(1)],
+                                      source: Self.flat(Self.a, 40, 40), target: Self.flat(Self.b, 40, 40))
+        let buffer = try TestImages.render(out)
+        var sawTarget = false, sawSource = false
+        for x in 0..<40 {
+            var reachedSource = false
+            for y in 0..<40 {
+                let p = buffer.pixel(x: x, y: y)
+                if close(p, Self.b, tolerance: 1e-3) { #expect(!reachedSource, "target above source at \(x),\(y)"); sawTarget = true }
+                else if close(p, Self.a, tolerance: 1e-3) { reachedSource = true; sawSource = true }
+            }
+        }
+        #expect(sawTarget && sawSource)
+        // The bars are staggered: the columns' lowest source pixels are not all at the same height.
+        let lowest = (0..<4).map { bar in (0..<40).first { close(buffer.pixel(x: bar * 10 + 5, y: $0), Self.a, tolerance: 1e-3) } ?? 40 }
+        #expect(Set(lowest).count > 1, "\(lowest)")
+        // Bar j = 1 (x 0…10) moves (21.75·0.1·(1 + 0.0758))² ≈ 5.5 px: row 3 is target, row 10 source.
+        #expect(close(buffer.pixel(x: 5, y: 3), Self.b))
+        #expect(close(buffer.pixel(x: 5, y: 10), Self.a))
+    }
+
+    @Test func flashFadesLinearlyIntoTheTarget() throws {
+        // Past the fade threshold, without striations, the target shows under (1 − q) of white.
+        let out = try Self.transition("CIFlashTransition", time: 0.9, ["inputFadeThreshold": .number(0.8),
+                                      "inputStriationStrength": .number(0)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(out, x: 20, y: 70), Self.b * 0.5 + Pixel(1, 1, 1, 1) * 0.5))
+        // Before it the flash brightens the source around the centre.
+        let early = try Self.transition("CIFlashTransition", time: 0.4, ["inputCenter": .vector([50, 50]),
+                                        "inputExtent": .vector([0, 0, 100, 100])],
+                                        source: Self.flat(Self.a), target: Self.flat(Self.b))
+        let centre = try TestImages.pixel(early, x: 50, y: 50)
+        #expect(centre.y > Self.a.y + 0.1)
+    }
+
+    @Test func modShowsEitherImageExactly() throws {
+        let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([50, 50]), "inputRadius": .number(20),
+                                      "inputCompression": .number(30)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        let buffer = try TestImages.render(out)
+        var counts = (0, 0)
+        for i in 0..<buffer.rect.area {
+            if close(buffer.pixels[i], Self.a) { counts.0 += 1 } else if close(buffer.pixels[i], Self.b) { counts.1 += 1 }
+            else { Issue.record("pixel \(i) is neither image") }
+        }
+        #expect(counts.0 > 2000 && counts.1 > 2000, "\(counts)")
+    }
+
+    @Test func copyMachineBarSeparatesTargetAndSource() throws {
+        // Angle 0, extent 0…100, width 20: at t = 0.5 the bar's leading edge is at x = 60, its trailing one at 40.
+        let out = try Self.transition("CICopyMachineTransition", time: 0.5, ["inputExtent": .vector([0, 0, 100, 100]),
+                                      "inputAngle": .number(0), "inputWidth": .number(20)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(out, x: 80, y: 30), Self.a))
+        #expect(close(try TestImages.pixel(out, x: 20, y: 30), Self.b))
+        let inBar = try TestImages.pixel(out, x: 50, y: 30)
+        #expect(!close(inBar, Self.a, tolerance: 0.05) && !close(inBar, Self.b, tolerance: 0.05))
+    }
+
+    @Test func disintegrateFollowsTheMask() throws {
+        let mask = TestImages.make(width: 100, height: 100) { x, _ in x < 50 ? Pixel(0.1, 0.1, 0.1, 1) : Pixel(0.9, 0.9, 0.9, 1) }
+        let out = try Self.transition("CIDisintegrateWithMaskTransition", time: 0.5,
+                                      ["inputMaskImage": .image(mask), "inputShadowDensity": .number(0)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(out, x: 10, y: 10), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 90, y: 10), Self.a))
+        // With a shadow, the uncovered target next to the remaining source (offset towards it) darkens.
+        let shaded = try Self.transition("CIDisintegrateWithMaskTransition", time: 0.5,
+                                         ["inputMaskImage": .image(mask), "inputShadowOffset": .vector([-10, 0])],
+                                         source: Self.flat(Self.a), target: Self.flat(Self.b))
+        let near = try TestImages.pixel(shaded, x: 45, y: 50), far = try TestImages.pixel(shaded, x: 5, y: 50)
+        #expect(near.z < far.z - 0.1)
+        #expect(close(far, Self.b, tolerance: 0.02))
+    }
+
+    @Test func rippleRingSeparatesTargetInsideFromSourceOutside() throws {
+        let out = try Self.transition("CIRippleTransition", time: 0.4, ["inputCenter": .vector([50, 50]),
+                                      "inputExtent": .vector([0, 0, 100, 100]), "inputWidth": .number(20)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // Reach √(50² + 50²) ≈ 70.7; the ring's middle at −10 + 90.7·0.4 ≈ 26.3.
+        #expect(close(try TestImages.pixel(out, x: 50, y: 50), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 95, y: 95), Self.a))
+    }
+
+    @Test func accordionLeavesTargetBelowTheFoldedSource() throws {
+        let out = try Self.transition("CIAccordionFoldTransition", time: 0.5, ["inputFoldShadowAmount": .number(0)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // Half the height is folded away: the bottom shows the target, the top the (unshaded) source half
+        // cross-faded into the target.
+        #expect(close(try TestImages.pixel(out, x: 50, y: 10), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 50, y: 90), (Self.a + Self.b) / 2))
+    }
+
+    @Test func pageCurlShowsSheetBackAndTarget() throws {
+        // Angle 0, extent 0…100, radius 10, t = 0.5: the axis at x = 100 − 110·0.5 = 45.
+        let c = Pixel(0.3, 0.9, 0.3, 1)
+        let params: [String: FilterValue] = ["inputExtent": .vector([0, 0, 100, 100]), "inputAngle": .number(0),
+                                             "inputRadius": .number(10), "inputBacksideImage": .image(Self.flat(c))]
+        let out = try Self.transition("CIPageCurlTransition", time: 0.5, params, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // x = 20: the flipped layer would come from x = 45 + π·10 + 24.5 ≈ 101, off the sheet: the flat source.
+        #expect(close(try TestImages.pixel(out, x: 20, y: 50), Self.a))
+        // x = 30: the flipped layer from x ≈ 91: the back side.
+        #expect(close(try TestImages.pixel(out, x: 30, y: 50), c))
+        // Past the cylinder (x ≥ 55): the target.
+        #expect(close(try TestImages.pixel(out, x: 60, y: 50), Self.b))
+        var shadowed = params; shadowed["inputShadowAmount"] = .number(0.7); shadowed["inputShadowSize"] = .number(0.5)
+        let shadow = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
+                                         source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // The shadow reaches 2·R·size = 10 px past the cylinder: at x = 60 (5.5 px in) the target is darkened to
+        // 1 − 0.7·(1 − 5.5/10); at x = 75 untouched.
+        let k: Float = 1 - 0.7 * (1 - 5.5 / 10)
+        #expect(close(try TestImages.pixel(shadow, x: 60, y: 50), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
+        #expect(close(try TestImages.pixel(shadow, x: 75, y: 50), Self.b))
+        #expect(close(try TestImages.pixel(shadow, x: 30, y: 50), c))
+        // A shadow extent that leaves out row 50 keeps the shadow off it.
+        shadowed["inputShadowExtent"] = .vector([0, 0, 100, 40])
+        let limited = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
+                                          source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(limited, x: 60, y: 50), Self.b))
+        #expect(close(try TestImages.pixel(limited, x: 60, y: 20), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
+    }
+
+    // MARK: Core Image's renders
+
+    static func conformance(_ name: String, minimum: Double, _ parameters: (URL) throws -> [String: FilterValue]) throws {
+        guard let folder = ConformanceTests.example(name) else { return }
+        let source = try ImageFile.read(folder.appendingPathComponent("inputImage.png").path)
+        let target = try ImageFile.read(folder.appendingPathComponent("inputTargetImage.png").path)
+        var values = try parameters(folder)
+        values["inputTargetImage"] = .image(target)
+        let output = try source.applyingFilter(name, parameters: values)
+        let result = try ConformanceTests.psnr(output, against: folder.appendingPathComponent("outputImage.png"))
+        print("conformance \(name): size \(result.size) vs Apple \(result.apple), PSNR \(String(format: "%.1f", result.psnr)) dB")
+        #expect(result.size == result.apple)
+        #expect(result.psnr > minimum)
+    }
+
+    @Test func conformanceDissolve() throws {
+        try Self.conformance("CIDissolveTransition", minimum: 40) { _ in ["inputTime": .number(0.4991089403629303)] }
+    }
+
+    @Test func conformanceSwipe() throws {
+        try Self.conformance("CISwipeTransition", minimum: 30) { _ in
+            ["inputAngle": .number(3), "inputOpacity": .number(0.9), "inputColor": .color(ValueParser.color("#4aff7eff")!),
+             "inputExtent": .vector([0, 0, 500, 500]), "inputWidth": .number(500), "inputTime": .number(0.49513345956802368)]
+        }
+    }
+
+    @Test func conformanceBarsSwipe() throws {
+        try Self.conformance("CIBarsSwipeTransition", minimum: 25) { _ in
+            ["inputAngle": .number(3), "inputBarOffset": .number(1), "inputWidth": .number(60),
+             "inputTime": .number(0.60718768835067749)]
+        }
+    }
+
+    @Test func conformanceFlash() throws {
+        try Self.conformance("CIFlashTransition", minimum: 15) { _ in
+            ["inputStriationStrength": .number(1), "inputMaxStriationRadius": .number(400),
+             "inputStriationContrast": .number(1), "inputFadeThreshold": .number(0.8),
+             "inputTime": .number(0.96066075563430786), "inputColor": .color(ValueParser.color("#ff5589ff")!),
+             "inputCenter": .vector([250, 250]), "inputExtent": .vector([0, 0, 500, 500])]
+        }
+    }
+}
