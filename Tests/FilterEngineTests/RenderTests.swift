@@ -101,6 +101,10 @@ import Testing
             }
             guard hasIdentity else { continue }
             try filter.setValue(.image(source), forKey: "inputImage")
+            // Other images (targets, backgrounds, masks) are set as a user would; the identity must ignore them.
+            for input in filter.descriptor.inputs where input.isImage && input.key != "inputImage" {
+                try filter.setValue(.image(TestImages.pattern(width: 40, height: 30)), forKey: input.key)
+            }
             let out = try filter.makeOutputImage()
             let rendered = try TestImages.render(out, source.extent)
             #expect(TestImages.maxDifference(rendered, original) < 1e-5, "\(name)")

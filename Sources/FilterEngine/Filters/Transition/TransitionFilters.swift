@@ -23,11 +23,9 @@ enum TransitionFilters {
         var extent: Rect { source.extent.union(target.extent) }
     }
 
-    /// The two images and the time. An unset target counts as the empty image (the source then fades to
-    /// nothing), so that a transition with only its input image set still renders, as the catalogue-wide
-    /// identity test expects.
+    /// The two images and the time (clamped to 0…1).
     static func pair(_ inputs: FilterInputs) throws -> Pair {
-        let target = try inputs.has("inputTargetImage") ? try inputs.image("inputTargetImage") : Image.empty
+        let target = try inputs.image("inputTargetImage")
         return Pair(source: try inputs.image("inputImage"), target: target,
                     time: min(max(try inputs.float("inputTime"), 0), 1))
     }
