@@ -58,7 +58,7 @@ enum Sketch {
     }
 
     /// Black outlines on a transparent background: noise reduction (a blur of σ = 10 × inputNRNoiseLevel, then
-    /// an unsharp mask of strength inputNRSharpness), the Sobel gradient magnitude of luminance times
+    /// an unsharp mask of strength inputNRSharpness), the luminance slope (twice the per-pixel Sobel slope) times
     /// inputEdgeIntensity, and alpha = (edge − inputThreshold) × inputContrast, clamped.
     static func lineOverlay(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
@@ -80,7 +80,7 @@ enum Sketch {
                 for i in 0..<span.count { o.r[i] += (o.r[i] - soft.r[i]) * sharpness }
             }.apply(extent: image.extent, inputs: [smooth, blurInside(smooth, sigma: 1)])
         }
-        let strength = intensity * 8
+        let strength = intensity * 2
         return Neighbourhood.apply("lineOverlay", denoised, reach: 1) { context in
             Neighbourhood.forEach(context, reach: 1) { p, s in
                 let (gx, gy) = Neighbourhood.sobel(p, s)
