@@ -15,6 +15,8 @@ enum StylizeFilters {
         "CILineOverlay": Sketch.lineOverlay,
         "CIEdgeWork": Sketch.edgeWork,
         "CIComicEffect": Sketch.comicEffect,
+        "CIGuidedFilter": GuidedUpsampling.guidedFilter,
+        "CIEdgePreserveUpsampleFilter": GuidedUpsampling.edgePreserveUpsample,
     ]
 
     /// Each channel's Sobel gradient magnitude (in units of the raw 3×3 Sobel operator, eight times the slope per
