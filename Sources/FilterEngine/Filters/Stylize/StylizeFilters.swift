@@ -16,6 +16,8 @@ enum StylizeFilters {
         "CIEdgeWork": Sketch.edgeWork,
         "CIComicEffect": Sketch.comicEffect,
         "CIGuidedFilter": GuidedUpsampling.guidedFilter,
+        "CIDepthOfField": DepthAndCanny.depthOfField,
+        "CICannyEdgeDetector": DepthAndCanny.canny,
         "CIEdgePreserveUpsampleFilter": GuidedUpsampling.edgePreserveUpsample,
     ]
 
