@@ -159,6 +159,8 @@ enum GuidedUpsampling {
                 return
             }
             let lw = i1 - i0
+            // The small image's buffer normally holds all of it; read it directly then.
+            let direct = s.rect.contains(PixelRect(x: i0, y: j0, width: lw, height: j1 - j0))
             let lumas = UnsafeMutablePointer<Float>.allocate(capacity: lw * (j1 - j0))
             defer { lumas.deallocate() }
             for j in j0..<j1 {
@@ -167,12 +169,23 @@ enum GuidedUpsampling {
                     lumas[(j - j0) * lw + i - i0] = luma(g.sampleLinear(gx, gy))
                 }
             }
+            // The Gaussian of the luminance difference from a table: exp(-u) for u = d²/2σ² in [0, 16), 1024 steps.
+            let expTable = UnsafeMutablePointer<Float>.allocate(capacity: 1025)
+            defer { expTable.deallocate() }
+            for k in 0...1024 { expTable[k] = k == 1024 ? 0 : exp(-Float(k) / 64) }
+            let taps = 2 * reach + 1
+            let wy = UnsafeMutablePointer<Float>.allocate(capacity: taps), wx = UnsafeMutablePointer<Float>.allocate(capacity: taps)
+            defer { wy.deallocate(); wx.deallocate() }
             for y in r.y..<r.maxY {
                 let dst = context.output.row(y) + (r.x - context.output.rect.x)
                 // Position in small-image pixel units.
                 let fy = (Float(y) + 0.5 - oy) * sy + py0
                 let cy = Int((fy - 0.5).rounded())
                 let lo = max(cy - reach, j0), hi = min(cy + reach + 1, j1)
+                for j in lo..<max(hi, lo) {
+                    let dy = Float(j) + 0.5 - fy
+                    wy[j - lo] = exp(-dy * dy * inverseSpatial)
+                }
                 for x in r.x..<r.maxX {
                     let fx = (Float(x) + 0.5 - ox) * sx + px0
                     let cx = Int((fx - 0.5).rounded())
@@ -180,14 +193,19 @@ enum GuidedUpsampling {
                     var sum = Pixel(0, 0, 0, 0), total: Float = 0
                     let left = max(cx - reach, i0), right = min(cx + reach + 1, i1)
                     if lo < hi && left < right {
+                        for i in left..<right {
+                            let dx = Float(i) + 0.5 - fx
+                            wx[i - left] = exp(-dx * dx * inverseSpatial)
+                        }
                         for j in lo..<hi {
-                            let dy = Float(j) + 0.5 - fy
                             let row = lumas + (j - j0) * lw - i0
+                            let sourceRow = direct ? s.row(j) - s.rect.x : s.pixels
+                            let rowWeight = wy[j - lo]
                             for i in left..<right {
-                                let dx = Float(i) + 0.5 - fx
                                 let d = row[i] - here
-                                let weight = exp(-(dx * dx + dy * dy) * inverseSpatial - d * d * inverseLuma)
-                                sum += s.pixel(x: i, y: j) * weight
+                                let u = d * d * inverseLuma * 64
+                                let weight = rowWeight * wx[i - left] * expTable[u < 1024 ? Int(u) : 1024]
+                                sum += (direct ? sourceRow[i] : s.pixel(x: i, y: j)) * weight
                                 total += weight
                             }
                         }
