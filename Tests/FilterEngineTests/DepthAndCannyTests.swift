@@ -30,7 +30,7 @@ import Testing
         let flat = TestImages.make(width: 12, height: 12) { _, _ in Pixel(0.5, 0.5, 0.5, 1) }
         let none = try TestImages.render(try TestImages.filter("CICannyEdgeDetector", ["inputImage": .image(flat)]))
         for i in 0..<none.rect.area { #expect(close(none.pixels[i], Pixel(0, 0, 0, 1))) }
-        // A 0 → 1 step between columns 7 and 8, no smoothing: the Sobel slope is 0.5 on both columns.
+        // A 0 → 1 step between columns 7 and 8, no smoothing: the raw Sobel magnitude is 4 on both columns.
         let step = TestImages.make(width: 16, height: 16) { x, _ in x >= 8 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
         let out = try TestImages.filter("CICannyEdgeDetector", ["inputImage": .image(step), "inputGaussianSigma": .number(0)])
         #expect(out.extent == step.extent)
@@ -40,9 +40,9 @@ import Testing
     }
 
     @Test func cannyHysteresisGrowsEdgesAlongCandidates() throws {
-        // Rows 0–7: a strong step (slope 0.5). Rows 8–15: a weak one (slope 0.03, between the thresholds).
+        // Rows 0–7: a strong step (Sobel 4). Rows 8–15: a weak one (Sobel 0.032, between the thresholds).
         let image = TestImages.make(width: 16, height: 16) { x, y in
-            let v: Float = x >= 8 ? (y < 8 ? 1 : 0.06) : 0
+            let v: Float = x >= 8 ? (y < 8 ? 1 : 0.008) : 0
             return Pixel(v, v, v, 1)
         }
         func edgeAt(row: Int, passes: Int) throws -> Bool {

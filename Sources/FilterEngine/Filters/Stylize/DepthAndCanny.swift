@@ -49,7 +49,7 @@ enum DepthAndCanny {
     }
 
     /// CICannyEdgeDetector: luminance (sRGB-encoded with inputPerceptual) smoothed by a Gaussian of
-    /// σ = inputGaussianSigma; Sobel gradients (slope per pixel); non-maximum suppression across the edge
+    /// σ = inputGaussianSigma; Sobel gradients (the raw 3×3 operator, 8 × the slope per pixel); non-maximum suppression across the edge
     /// (direction in four sectors); pixels above inputThresholdHigh are edges, those above inputThresholdLow are
     /// candidates, and each of inputHysteresisPasses passes makes candidates touching an edge edges too.
     /// White edges on opaque black.
@@ -76,7 +76,7 @@ enum DepthAndCanny {
         let gradient = Neighbourhood.apply("cannyGradient", smooth, reach: 1) { context in
             Neighbourhood.forEach(context, reach: 1) { p, s in
                 let (gx, gy) = Neighbourhood.sobel(p, s)
-                let m = (gx.x * gx.x + gy.x * gy.x).squareRoot()
+                let m = (gx.x * gx.x + gy.x * gy.x).squareRoot() * 8
                 var angle = atan2(gy.x, gx.x)
                 if angle < 0 { angle += Float.pi }
                 let sector = Float(Int((angle / (Float.pi / 4) + 0.5).rounded(.down)) % 4)
