@@ -120,6 +120,19 @@ import Testing
         #expect(covered > buffer.rect.area / 4 && covered < buffer.rect.area)
     }
 
+    @Test func cellsOfOnePixelAreTheIdentity() throws {
+        let image = TestImages.pattern()
+        let original = try TestImages.render(image)
+        for (name, key) in [("CIHexagonalPixellate", "inputScale"), ("CICrystallize", "inputRadius"), ("CIPointillize", "inputRadius")] {
+            let out = try TestImages.filter(name, ["inputImage": .image(image), key: .number(1)])
+            #expect(TestImages.maxDifference(try TestImages.render(out, image.extent), original) == 0, "\(name)")
+        }
+        // Pixellate at scale 1 from an integer centre samples every pixel at its own centre.
+        let one = try TestImages.filter("CIPixellate", ["inputImage": .image(image), "inputScale": .number(1)])
+        #expect(one.extent == image.extent)
+        #expect(TestImages.maxDifference(try TestImages.render(one), original) < 1e-6)
+    }
+
     // MARK: Edges and gradients
 
     @Test func edgesOfAFlatImageAreBlack() throws {

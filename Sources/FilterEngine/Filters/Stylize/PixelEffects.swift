@@ -55,8 +55,9 @@ enum PixelEffects {
     static func hexagonalPixellate(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let scale = max(try inputs.number("inputScale"), 1)
-        guard !image.extent.isEmpty else { return image }
+        let scale = try inputs.number("inputScale")
+        // Cells of a pixel or less show the pixels themselves (the catalogue's identity, scale 1).
+        guard !image.extent.isEmpty, scale > 1 else { return image }
         let s = Float(scale), h = Float(scale * 3.0.squareRoot()), cx = Float(center.x), cy = Float(center.y)
         let kernel = WarpKernel(name: "hexagonalPixellate") { coords, x0, y, count in
             let py = Float(y) + 0.5 - cy
@@ -104,8 +105,9 @@ enum PixelEffects {
     static func crystallize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = max(try inputs.number("inputRadius"), 1)
-        guard !image.extent.isEmpty else { return image }
+        let radius = try inputs.number("inputRadius")
+        // Cells of a pixel show the pixels themselves (the catalogue's identity, radius 1).
+        guard !image.extent.isEmpty, radius > 1 else { return image }
         let r = Float(radius), cx = Float(center.x), cy = Float(center.y)
         let kernel = WarpKernel(name: "crystallize") { coords, x0, y, count in
             let py = Float(y) + 0.5 - cy
@@ -125,8 +127,9 @@ enum PixelEffects {
     static func pointillize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = max(try inputs.number("inputRadius"), 1)
-        guard !image.extent.isEmpty else { return image }
+        let radius = try inputs.number("inputRadius")
+        // Dots of a pixel show the pixels themselves (the catalogue's identity, radius 1).
+        guard !image.extent.isEmpty, radius > 1 else { return image }
         let r = Float(radius), spacing = 2 * r, cx = Float(center.x), cy = Float(center.y)
         // Seeds spread over the middle half of each square: neighbouring dots sit between r and 3r apart.
         let spread: Float = 0.5
