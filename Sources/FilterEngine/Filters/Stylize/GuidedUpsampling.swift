@@ -138,13 +138,17 @@ enum GuidedUpsampling {
         // The window: 2σ, at most 4 small pixels each way (81 taps; wider σ is truncated there).
         let reach = min(Int((2 * spatial).rounded(.up)), 4)
         let inverseSpatial = Float(1 / (2 * spatial * spatial)), inverseLuma = 1 / (2 * lumaSigma * lumaSigma)
-        let smallArea = PixelRect(covering: source), w = ColorMath.lumaWeights
+        let smallArea = PixelRect(covering: source), guideArea = PixelRect(covering: target)
+        let w = ColorMath.lumaWeights
+        // Guide look-ups stay on its pixel centres (as if clamped), and its region of interest inside it.
+        let gx0 = Float(target.minX) + 0.5, gx1 = max(Float(target.maxX) - 0.5, gx0)
+        let gy0 = Float(target.minY) + 0.5, gy1 = max(Float(target.maxY) - 0.5, gy0)
         let scaleX = Double(1 / sx), scaleY = Double(1 / sy)
         let kernel = GeneralKernel(name: "edgePreserveUpsample", roi: { index, rect in
             if index == 1 { return smallArea }
             // The guide under the small pixels the rectangle reaches.
             let grow = Int((Double(reach + 1) * max(scaleX, scaleY)).rounded(.up)) + 1
-            return rect.insetBy(dx: -grow, dy: -grow)
+            return rect.insetBy(dx: -grow, dy: -grow).intersection(guideArea)
         }) { context in
             let g = context.inputs[0], s = context.inputs[1]
             @inline(__always) func luma(_ p: Pixel) -> Float { p.x * w.x + p.y * w.y + p.z * w.z }
@@ -166,7 +170,7 @@ enum GuidedUpsampling {
             for j in j0..<j1 {
                 for i in i0..<i1 {
                     let gx = (Float(i) + 0.5 - px0) / sx + ox, gy = (Float(j) + 0.5 - py0) / sy + oy
-                    lumas[(j - j0) * lw + i - i0] = luma(g.sampleLinear(gx, gy))
+                    lumas[(j - j0) * lw + i - i0] = luma(g.sampleLinear(min(max(gx, gx0), gx1), min(max(gy, gy0), gy1)))
                 }
             }
             // The Gaussian of the luminance difference from a table: exp(-u) for u = d²/2σ² in [0, 16), 1024 steps.
@@ -214,6 +218,6 @@ enum GuidedUpsampling {
                 }
             }
         }
-        return kernel.apply(extent: target, inputs: [guide.clampedToExtent(), small])
+        return kernel.apply(extent: target, inputs: [guide, small])
     }
 }

@@ -21,7 +21,7 @@ enum HeightField {
                 o.r[i] = m; o.g[i] = m; o.b[i] = m; o.a[i] = 1
             }
         }.apply(extent: image.extent, inputs: [image])
-        let blurred = BlurFilters.gaussian(mask.withExtent(image.extent), sigma: 0.58 * radius)
+        let blurred = BlurFilters.gaussian(mask.withExtent(image.extent), sigma: 0.58 * min(radius, 1000))
         // Outside the extent the blur reads zeros (a mask is empty there).
         return ColorKernel(name: "heightField") { span in
             let o = span.out, b = span.input(1)

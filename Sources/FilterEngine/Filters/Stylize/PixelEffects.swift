@@ -1,8 +1,8 @@
 import Foundation
 
 /// Pixellate, hexagonal pixellate, crystallize and pointillize: each output pixel takes the colour of a cell's
-/// representative point (a square's or hexagon's centre, or a jittered seed point), sampled bilinearly from the
-/// input clamped to its extent so that cells straddling the edge keep the edge colour.
+/// representative point (a square's or hexagon's centre, or a jittered seed point), sampled bilinearly with the
+/// point moved onto the input's extent, so that cells straddling the edge keep the edge colour.
 ///
 /// Extents: the output grows to the whole cells that touch the input (pixellate, hexagonal pixellate), or by one
 /// cell spacing (crystallize, pointillize), as Core Image's renders of these filters are larger than their input.
@@ -19,6 +19,28 @@ enum PixelEffects {
         return SIMD2(Float(h >> 8) * (1 / 16_777_216), Float((k ^ (k >> 16)) >> 8) * (1 / 16_777_216))
     }
 
+    /// Sample positions kept on the input's pixel centres: bilinear sampling there equals sampling the input
+    /// clamped to its extent, but the input read stays inside the extent (a warp's region of interest is cut to
+    /// it), so huge cells never make the renderer materialise a huge clamped area.
+    struct Bounds: Sendable {
+        let x0: Float, x1: Float, y0: Float, y1: Float
+        init(_ extent: Rect) {
+            if extent.isInfinite {
+                (x0, x1, y0, y1) = (-.greatestFiniteMagnitude, .greatestFiniteMagnitude, -.greatestFiniteMagnitude, .greatestFiniteMagnitude)
+            } else {
+                x0 = Float(extent.minX) + 0.5; x1 = max(Float(extent.maxX) - 0.5, x0)
+                y0 = Float(extent.minY) + 0.5; y1 = max(Float(extent.maxY) - 0.5, y0)
+            }
+        }
+        @inline(__always) func clamp(_ x: Float, _ y: Float) -> SIMD2<Float> {
+            SIMD2(min(max(x, x0), x1), min(max(y, y0), y1))
+        }
+    }
+
+    /// The largest cell size honoured: beyond it one cell covers any real picture. Smaller over infinite inputs
+    /// (generators), whose region of interest is not cut by an extent.
+    static func sizeLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 4096 }
+
     /// The extent grown outwards to a grid of `cell` pixels anchored at `origin` (a single axis).
     static func snapped(_ extent: Rect, origin: SIMD2<Double>, cellX: Double, cellY: Double) -> Rect {
         guard !extent.isInfinite, !extent.isEmpty else { return extent }
@@ -31,20 +53,22 @@ enum PixelEffects {
 
     /// Squares of `inputScale` pixels on a grid with a corner at the centre; each takes the colour at its middle.
     static func pixellate(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage")
+        let image0 = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let scale = max(try inputs.number("inputScale"), 1)
+        let image = image0
+        let scale = min(max(try inputs.number("inputScale"), 1), sizeLimit(image))
         guard !image.extent.isEmpty else { return image }
         let s = Float(scale), cx = Float(center.x), cy = Float(center.y)
+        let bounds = Bounds(image.extent)
         let kernel = WarpKernel(name: "pixellate") { coords, x0, y, count in
             let sy = (((Float(y) + 0.5 - cy) / s).rounded(.down) + 0.5) * s + cy
             for i in 0..<count {
                 let sx = (((Float(x0 + i) + 0.5 - cx) / s).rounded(.down) + 0.5) * s + cx
-                coords[i] = SIMD2(sx, sy)
+                coords[i] = bounds.clamp(sx, sy)
             }
         }
         let extent = snapped(image.extent, origin: center, cellX: scale, cellY: scale)
-        return kernel.apply(extent: extent, input: image.clampedToExtent()) { rect in
+        return kernel.apply(extent: extent, input: image) { rect in
             snapped(rect, origin: center, cellX: scale, cellY: scale).insetBy(dx: -1, dy: -1)
         }
     }
@@ -55,7 +79,8 @@ enum PixelEffects {
     static func hexagonalPixellate(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let scale = try inputs.number("inputScale")
+        let scale = min(try inputs.number("inputScale"), sizeLimit(image))
+        let bounds = Bounds(image.extent)
         // Cells of a pixel or less show the pixels themselves (the catalogue's identity, scale 1).
         guard !image.extent.isEmpty, scale > 1 else { return image }
         let s = Float(scale), h = Float(scale * 3.0.squareRoot()), cx = Float(center.x), cy = Float(center.y)
@@ -69,12 +94,12 @@ enum PixelEffects {
                 let bx = ((px / s - 0.5).rounded() + 0.5) * s
                 let da = (px - ax) * (px - ax) + (py - ay) * (py - ay)
                 let db = (px - bx) * (px - bx) + (py - by) * (py - by)
-                coords[i] = da <= db ? SIMD2(ax + cx, ay + cy) : SIMD2(bx + cx, by + cy)
+                coords[i] = da <= db ? bounds.clamp(ax + cx, ay + cy) : bounds.clamp(bx + cx, by + cy)
             }
         }
         let reach = scale // a hexagon's centre is within one spacing of its pixels
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -reach / 2, dy: -reach / 2).integral
-        return kernel.apply(extent: extent, input: image.clampedToExtent()) { rect in
+        return kernel.apply(extent: extent, input: image) { rect in
             rect.insetBy(dx: -reach - 1, dy: -reach - 1)
         }
     }
@@ -105,7 +130,8 @@ enum PixelEffects {
     static func crystallize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = try inputs.number("inputRadius")
+        let radius = min(try inputs.number("inputRadius"), sizeLimit(image))
+        let bounds = Bounds(image.extent)
         // Cells of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
         let r = Float(radius), cx = Float(center.x), cy = Float(center.y)
@@ -113,11 +139,11 @@ enum PixelEffects {
             let py = Float(y) + 0.5 - cy
             for i in 0..<count {
                 let seed = nearestSeed(Float(x0 + i) + 0.5 - cx, py, spacing: r, spread: 1).point
-                coords[i] = SIMD2(seed.x + cx, seed.y + cy)
+                coords[i] = bounds.clamp(seed.x + cx, seed.y + cy)
             }
         }
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -radius, dy: -radius).integral
-        return kernel.apply(extent: extent, input: image.clampedToExtent()) { rect in
+        return kernel.apply(extent: extent, input: image) { rect in
             rect.insetBy(dx: -2 * radius - 1, dy: -2 * radius - 1)
         }
     }
@@ -127,7 +153,8 @@ enum PixelEffects {
     static func pointillize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = try inputs.number("inputRadius")
+        let radius = min(try inputs.number("inputRadius"), sizeLimit(image))
+        let bounds = Bounds(image.extent)
         // Dots of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
         let r = Float(radius), spacing = 2 * r, cx = Float(center.x), cy = Float(center.y)
@@ -137,11 +164,11 @@ enum PixelEffects {
             let py = Float(y) + 0.5 - cy
             for i in 0..<count {
                 let seed = nearestSeed(Float(x0 + i) + 0.5 - cx, py, spacing: spacing, spread: spread).point
-                coords[i] = SIMD2(seed.x + cx, seed.y + cy)
+                coords[i] = bounds.clamp(seed.x + cx, seed.y + cy)
             }
         }
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -radius, dy: -radius).integral
-        let dots = colours.apply(extent: extent, input: image.clampedToExtent()) { rect in
+        let dots = colours.apply(extent: extent, input: image) { rect in
             rect.insetBy(dx: -2 * Double(spacing) - 1, dy: -2 * Double(spacing) - 1)
         }
         // Coverage of the nearest dot, antialiased over one pixel.

@@ -17,9 +17,10 @@ enum Sketch {
     }
 
     /// A Gaussian blur of an image clamped to its extent, cut back to that extent (edges do not darken).
+    /// σ is bounded at 500: wider blurs of any real picture are flat, and the pyramid's last level would grow.
     static func blurInside(_ image: Image, sigma: Double) -> Image {
         guard sigma > 0.05 else { return image }
-        return BlurFilters.gaussian(image.clampedToExtent(), sigma: sigma).cropped(to: image.extent)
+        return BlurFilters.gaussian(image.clampedToExtent(), sigma: min(sigma, 500)).cropped(to: image.extent)
     }
 
     /// Lifts shadows (inputShadowAmount > 0; < 0 deepens them) and pulls down highlights (inputHighlightAmount
