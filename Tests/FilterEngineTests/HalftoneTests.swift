@@ -55,9 +55,8 @@ import Testing
     }
 
     @Test func cmykInksPrimaries() throws {
-        // Pure red on paper: magenta and yellow inks, no cyan or black. Red survives everywhere; green and blue
-        // are each removed somewhere (ink dots) and kept somewhere else (paper between dots at full ink is rare,
-        // so check the inks by channel).
+        // Pure red: cyan 0, magenta and yellow 1, black = GCR × min(c, m, y) = 0. Full magenta and yellow ink
+        // cover every point of their screens and no cyan or black is printed, so every pixel is red.
         let red = TestImages.make(width: 30, height: 30) { _, _ in Pixel(1, 0, 0, 1) }
         let out = try TestImages.filter("CICMYKHalftone", ["inputImage": .image(red), "inputSharpness": .number(1)])
         let buffer = try TestImages.render(out)
