@@ -1,0 +1,90 @@
+import Foundation
+
+enum StylizeFilters {
+    static let all: [String: FilterImplementation] = [
+        "CIPixellate": PixelEffects.pixellate,
+        "CIHexagonalPixellate": PixelEffects.hexagonalPixellate,
+        "CICrystallize": PixelEffects.crystallize,
+        "CIPointillize": PixelEffects.pointillize,
+        "CIEdges": edges,
+        "CISobelGradients": sobelGradients,
+        "CIGaborGradients": gaborGradients,
+        "CIHeightFieldFromMask": HeightField.heightFieldFromMask,
+        "CIShadedMaterial": HeightField.shadedMaterial,
+        "CIHighlightShadowAdjust": Sketch.highlightShadowAdjust,
+        "CILineOverlay": Sketch.lineOverlay,
+        "CIEdgeWork": Sketch.edgeWork,
+        "CIComicEffect": Sketch.comicEffect,
+        "CIGuidedFilter": GuidedUpsampling.guidedFilter,
+        "CIDepthOfField": DepthAndCanny.depthOfField,
+        "CICannyEdgeDetector": DepthAndCanny.canny,
+        "CIEdgePreserveUpsampleFilter": GuidedUpsampling.edgePreserveUpsample,
+    ]
+
+    /// Each channel's Sobel gradient magnitude (in units of the raw 3×3 Sobel operator, eight times the slope per
+    /// pixel) times `inputIntensity`, on opaque black: a flat image gives black.
+    static func edges(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let intensity = try inputs.float("inputIntensity") * 8
+        guard !image.extent.isEmpty else { return image }
+        return Neighbourhood.apply("edges", image, reach: 1) { context in
+            Neighbourhood.forEach(context, reach: 1) { p, s in
+                let (gx, gy) = Neighbourhood.sobel(p, s)
+                let m = (gx * gx + gy * gy)
+                return Pixel(m.x.squareRoot() * intensity, m.y.squareRoot() * intensity,
+                             m.z.squareRoot() * intensity, 1)
+            }
+        }
+    }
+
+    /// Of the colour channels, the one whose gradient is strongest at the pixel gives its horizontal derivative
+    /// in red and its vertical derivative in green (signed, per pixel of distance); blue 0, alpha 1.
+    static func gradients(_ name: String, _ image: Image, reach: Int,
+                          _ derivative: @escaping @Sendable (UnsafeMutablePointer<Pixel>, Int) -> (gx: Pixel, gy: Pixel)) -> Image {
+        guard !image.extent.isEmpty else { return image }
+        return Neighbourhood.apply(name, image, reach: reach) { context in
+            Neighbourhood.forEach(context, reach: reach) { p, s in
+                let (gx, gy) = derivative(p, s)
+                let m = gx * gx + gy * gy
+                var x = gx.x, y = gy.x, best = m.x
+                if m.y > best { x = gx.y; y = gy.y; best = m.y }
+                if m.z > best { x = gx.z; y = gy.z }
+                return Pixel(x, y, 0, 1)
+            }
+        }
+    }
+
+    static func sobelGradients(_ inputs: FilterInputs) throws -> Image {
+        gradients("sobelGradients", try inputs.image("inputImage"), reach: 1, Neighbourhood.sobel)
+    }
+
+    /// 5×5 odd Gabor taps (a Gaussian envelope of σ 1.25 times a sine of period 8 pixels along the derivative's
+    /// direction), normalised so that a ramp of slope 1 gives 1. Index (dy + 2) * 5 + (dx + 2).
+    static let gaborTaps: [Float] = {
+        var w = [Double](repeating: 0, count: 25)
+        var moment = 0.0
+        for dy in -2...2 {
+            for dx in -2...2 {
+                let g = exp(-Double(dx * dx + dy * dy) / (2 * 1.25 * 1.25)) * sin(2 * Double.pi * Double(dx) / 8)
+                w[(dy + 2) * 5 + dx + 2] = g
+                moment += g * Double(dx)
+            }
+        }
+        return w.map { Float($0 / moment) }
+    }()
+
+    static func gaborGradients(_ inputs: FilterInputs) throws -> Image {
+        let taps = gaborTaps
+        return gradients("gaborGradients", try inputs.image("inputImage"), reach: 2) { p, s in
+            var gx = Pixel(0, 0, 0, 0), gy = Pixel(0, 0, 0, 0)
+            for dy in -2...2 {
+                for dx in -2...2 {
+                    let v = p[dx + dy * s]
+                    gx += v * taps[(dy + 2) * 5 + dx + 2]
+                    gy += v * taps[(dx + 2) * 5 + dy + 2]
+                }
+            }
+            return (gx, gy)
+        }
+    }
+}
