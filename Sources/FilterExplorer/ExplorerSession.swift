@@ -226,6 +226,14 @@ public final class FilterSession {
             let inset = key == "inputExtent" || key == "inputShadowExtent" ? 0 : (key == "inputFocusRect" ? 0.25 : 0.125)
             let r = rect.insetBy(dx: (rect.width * inset).rounded(), dy: (rect.height * inset).rounded())
             put(.vector([r.x, r.y, r.width, r.height]))
+        case (.array, _) where key == "inputMesh":
+            // A triangle with its medians, so the mesh generator draws something at once.
+            let (a, b, c) = ([rect.minX + rect.width * 0.2, rect.minY + rect.height * 0.2],
+                             [rect.minX + rect.width * 0.8, rect.minY + rect.height * 0.2],
+                             [rect.midX, rect.minY + rect.height * 0.8])
+            func mid(_ p: [Double], _ q: [Double]) -> [Double] { [(p[0] + q[0]) / 2, (p[1] + q[1]) / 2] }
+            let segments = [a + b, b + c, c + a, a + mid(b, c), b + mid(c, a), c + mid(a, b)]
+            put(.vector(segments.flatMap { $0 }.map { $0.rounded() }))
         case (.data, _) where key == "inputMessage":
             put(.data(Array(Self.stockMessage.utf8)))
         case (.vector, nil) where key == "inputWeights" && name.hasPrefix("CIConvolution"):

@@ -86,6 +86,21 @@ enum BenchCases {
             ("e CIColorControls", { try colorControls(source) }),
             ("f five-step chain", { try fiveStep(source) }),
             ("g CIColorCube 32³ (warm look)", { try colorCube(source) }),
+            // Each later family's heaviest filter, as its helper measured.
+            ("h CIVividLightBlendMode over sepia", { try source.applyingFilter("CIVividLightBlendMode", parameters: [
+                "inputBackgroundImage": .image(try source.applyingFilter("CISepiaTone"))]) }),
+            ("i CIZoomBlur amount 20", { try source.applyingFilter("CIZoomBlur", parameters: [
+                "inputCenter": .vector([source.extent.midX, source.extent.midY]), "inputAmount": .number(20)]) }),
+            ("j CIMorphologyMaximum radius 20", { try source.applyingFilter("CIMorphologyMaximum", parameters: [
+                "inputRadius": .number(20)]) }),
+            ("k CILanczosScaleTransform 0.5", { try source.applyingFilter("CILanczosScaleTransform", parameters: [
+                "inputScale": .number(0.5)]) }),
+            ("l CITwelvefoldReflectedTile", { try source.applyingFilter("CITwelvefoldReflectedTile", parameters: [
+                "inputCenter": .vector([source.extent.midX, source.extent.midY])]).cropped(to: source.extent) }),
+            ("m CIDroste", { try source.applyingFilter("CIDroste", parameters: [
+                "inputInsetPoint0": .vector([source.extent.width * 0.35, source.extent.height * 0.3]),
+                "inputInsetPoint1": .vector([source.extent.width * 0.65, source.extent.height * 0.7])]).cropped(to: source.extent) }),
+            ("n CIPageCurlTransition time 0.5", { try pageCurl(source) }),
         ]
     }
 
@@ -113,6 +128,16 @@ enum BenchCases {
     static func colorCube(_ source: Image) throws -> Image {
         try source.applyingFilter("CIColorCube", parameters: [
             "inputCubeDimension": .number(32), "inputCubeData": .data(ColorCubeData.look(.warm, dimension: 32)),
+        ])
+    }
+
+    /// A page curl half way, onto a sepia copy, with the source as its back side.
+    static func pageCurl(_ source: Image) throws -> Image {
+        let e = source.extent
+        return try source.applyingFilter("CIPageCurlTransition", parameters: [
+            "inputTargetImage": .image(try source.applyingFilter("CISepiaTone")), "inputBacksideImage": .image(source),
+            "inputTime": .number(0.5), "inputAngle": .number(0.4), "inputRadius": .number(100),
+            "inputExtent": .vector([e.minX, e.minY, e.width, e.height]),
         ])
     }
 

@@ -67,6 +67,9 @@ public enum ControlFactory {
             }
         case .transform:
             return .transform
+        case .array:
+            // CIMeshGenerator's segments, typed as a flat list: x0 y0 x1 y1 per segment.
+            return .vector
         case .image:
             return .image(ImageRole(input))
         case .string, .attributedString:
