@@ -131,11 +131,12 @@ enum BenchCases {
         ])
     }
 
-    /// A page curl half way, onto a sepia copy, with the source as its back side.
+    /// A page curl half way, onto a sepia copy, with the source as its back side and a radial gradient as shading.
     static func pageCurl(_ source: Image) throws -> Image {
         let e = source.extent
         return try source.applyingFilter("CIPageCurlTransition", parameters: [
             "inputTargetImage": .image(try source.applyingFilter("CISepiaTone")), "inputBacksideImage": .image(source),
+            "inputShadingImage": .image(try Filter(named: "CIRadialGradient").makeOutputImage().cropped(to: e)),
             "inputTime": .number(0.5), "inputAngle": .number(0.4), "inputRadius": .number(100),
             "inputExtent": .vector([e.minX, e.minY, e.width, e.height]),
         ])
