@@ -25,6 +25,8 @@ let package = Package(
     targets: [
         .systemLibrary(name: "CNcursesW", pkgConfig: "ncursesw", providers: [.apt(["libncurses-dev"])]),
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
+        // FreeType rasterises the text generators' glyphs.
+        .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
         // libpng and libjpeg-turbo behind a small C layer that turns their longjmp errors into messages.
         .target(
             name: "CImageIO",
@@ -38,7 +40,7 @@ let package = Package(
 
         .target(
             name: "FilterEngine",
-            dependencies: ["CImageIO"],
+            dependencies: ["CImageIO", "CFreeType"],
             swiftSettings: fastFlags,
             plugins: ["EmbedCatalog"]
         ),

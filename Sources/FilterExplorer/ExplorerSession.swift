@@ -236,6 +236,8 @@ public final class FilterSession {
             put(.vector(segments.flatMap { $0 }.map { $0.rounded() }))
         case (.data, _) where key == "inputMessage":
             put(.data(Array(Self.stockMessage.utf8)))
+        case (.string, _) where key == "inputText", (.attributedString, _) where key == "inputText":
+            put(.string(Self.stockMessage))
         case (.vector, nil) where key == "inputWeights" && name.hasPrefix("CIConvolution"):
             // An emboss kernel: +1 at the first tap, -1 at the last, on a mid-grey bias.
             guard case .vector(let weights)? = filter.value(forKey: key), weights.count > 1 else { return }
