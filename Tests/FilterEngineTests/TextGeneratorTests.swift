@@ -124,6 +124,13 @@ import Testing
         }
     }
 
+    @Test func hugeTextIsAClearErrorNotAnAllocation() {
+        #expect { _ = try Self.text("Big", size: 100_000) } throws: { "\($0)".contains("larger than the limit") }
+        #expect { _ = try Self.text(String(repeating: "wide ", count: 400), size: 200) } throws: {
+            "\($0)".contains("larger than 16384")
+        }
+    }
+
     @Test func attributedTextUsesHelveticaTwelve() throws {
         let attributed = try TestImages.filter("CIAttributedTextImageGenerator",
                                                ["inputText": .string("Styled"), "inputPadding": .number(3)])

@@ -41,7 +41,7 @@ struct TextCoverage {
 final class FontRenderer: @unchecked Sendable {
     static let shared = FontRenderer()
 
-    /// Larger text is refused rather than allocated: a side this long is already a 1 GB float image.
+    /// Larger text is refused rather than allocated: a square this size is already a 4 GB float image.
     static let maximumSide = 16_384
 
     private let lock = NSLock()
@@ -51,7 +51,11 @@ final class FontRenderer: @unchecked Sendable {
     /// Lines split at newlines, left-aligned, stacked by the face's line height; the box is the typographic one
     /// (advance widths × ascent to descent), grown to any ink that overhangs it, with its top-left at (0, 0).
     func rasterize(_ text: String, fontPath: String, pixelSize: Double) throws -> TextCoverage {
-        guard !text.isEmpty, pixelSize > 0, pixelSize.isFinite else { return TextCoverage() }
+        guard !text.isEmpty, pixelSize > 0 else { return TextCoverage() }
+        // Checked before any glyph is rasterised: one glyph of a huge size would already be gigabytes.
+        guard pixelSize <= Double(Self.maximumSide) / 2 else {
+            throw FilterError("a font of \(pixelSize) pixels is larger than the limit of \(Self.maximumSide / 2)")
+        }
         lock.lock()
         defer { lock.unlock() }
         let face = try loadFace(fontPath)
@@ -67,7 +71,7 @@ final class FontRenderer: @unchecked Sendable {
         let lines = text.replacingOccurrences(of: "\t", with: "    ")
             .split(omittingEmptySubsequences: false, whereSeparator: \.isNewline)
         let kerns = face.pointee.face_flags & FT_Long(FT_FACE_FLAG_KERNING) != 0
-        var right = 0, bottom = 0, inkLeft = 0, inkTop = 0, inkRight = 0, inkBottom = 0
+        var right = 0, inkLeft = 0, inkTop = 0, inkRight = 0, inkBottom = 0
         for (index, line) in lines.enumerated() {
             let baseline = (ascender + index * lineHeight + 32) >> 6
             var pen = 0
@@ -99,7 +103,7 @@ final class FontRenderer: @unchecked Sendable {
             }
             right = max(right, (pen + 63) >> 6)
         }
-        bottom = (ascender - descender + (lines.count - 1) * lineHeight + 63) >> 6
+        let bottom = (ascender - descender + (lines.count - 1) * lineHeight + 63) >> 6
         let left = min(0, inkLeft), top = min(0, inkTop)
         var result = TextCoverage(width: max(right, inkRight) - left, height: max(bottom, inkBottom) - top)
         guard result.width <= Self.maximumSide, result.height <= Self.maximumSide else {
