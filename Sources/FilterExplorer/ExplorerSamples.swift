@@ -240,11 +240,15 @@ public final class SampleLibrary {
         return Image(buffer: buffer)
     }
 
-    /// The source's 256-bin area histogram over its whole extent, as Core Image's sample feeds the display filter.
+    /// The source's 256-bin area histogram over its whole extent, as Core Image's sample feeds the display
+    /// filter. Binned on sRGB-encoded values, as photo editors show histograms: on linear values the darker half
+    /// of the picture falls into the first few bins and their spike flattens every other bar.
     static func makeHistogram(of source: Image) throws -> Image {
+        let encoded = try Filter(named: "CILinearToSRGBToneCurve")
+        try encoded.setValue(.image(source), forKey: "inputImage")
         let histogram = try Filter(named: "CIAreaHistogram")
         let e = source.extent
-        try histogram.setValue(.image(source), forKey: "inputImage")
+        try histogram.setValue(.image(try encoded.makeOutputImage()), forKey: "inputImage")
         try histogram.setValue(.vector([e.x, e.y, e.width, e.height]), forKey: "inputExtent")
         try histogram.setValue(.number(256), forKey: "inputCount")
         return try histogram.makeOutputImage()

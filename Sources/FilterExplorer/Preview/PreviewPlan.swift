@@ -112,15 +112,18 @@ public enum PreviewPlanner {
         return Framing(image: output.cropped(to: extent), rect: extent)
     }
 
-    /// A reduction's output is data more than a picture: a histogram's alpha is the histogram of the alpha
-    /// channel (zero but in the top bin for an opaque source, so the bins would show as transparent), and
-    /// k-means weights its means by alpha. Shown opaque so every pixel is visible: histograms with their bin
-    /// values as colours, other reductions with their colours un-premultiplied. The histogram display makes a
-    /// picture already and is left alone.
+    /// Some outputs are data more than pictures: a histogram's alpha is the histogram of the alpha channel
+    /// (zero but in the top bin for an opaque source, so the bins would show as transparent), k-means weights
+    /// its means by alpha, and the morphology gradient subtracts alpha too (zero everywhere on an opaque
+    /// source). Shown opaque so every pixel is visible: histograms and the gradient with their values as
+    /// colours, other reductions with their colours un-premultiplied. The histogram display makes a picture
+    /// already and is left alone.
     static func shownOpaque(_ output: Image, of descriptor: FilterDescriptor) -> Image {
-        guard descriptor.categories.contains("CICategoryReduction"), descriptor.name != "CIHistogramDisplayFilter",
+        let name = descriptor.name
+        let rawValues = name.hasSuffix("Histogram") || name == "CIMorphologyGradient"
+        guard descriptor.categories.contains("CICategoryReduction") || rawValues, name != "CIHistogramDisplayFilter",
               !output.extent.isEmpty else { return output }
-        let unpremultiplying = !descriptor.name.contains("Histogram")
+        let unpremultiplying = !rawValues
         return ColorKernel(name: "previewOpaque") { span in
             let p = span.out
             for i in 0..<span.count {
