@@ -9,6 +9,8 @@ public enum ImageChoice: Equatable, Sendable {
     case second
     /// A generated mask: white in the middle fading to black at the edges.
     case mask
+    /// The same mask in alpha: white in the middle fading to transparent at the edges.
+    case alphaMask
     /// A generated lit ball (bright top left, dark bottom right), for shading images.
     case shading
     /// The source downscaled by `SampleLibrary.smallScale`, for small images upsampled to the source's size.
@@ -29,6 +31,7 @@ public enum ImageChoice: Equatable, Sendable {
         case .source: "source"
         case .second: "second"
         case .mask: "mask"
+        case .alphaMask: "alpha-mask"
         case .shading: "shading"
         case .smallSource: "small-source"
         case .histogram: "histogram"
@@ -44,6 +47,7 @@ public enum ImageChoice: Equatable, Sendable {
         case "source": self = .source
         case "second": self = .second
         case "mask": self = .mask
+        case "alpha-mask": self = .alphaMask
         case "shading": self = .shading
         case "small-source": self = .smallSource
         case "histogram": self = .histogram
@@ -116,7 +120,7 @@ public final class SampleLibrary {
     /// The pictures every image chooser offers.
     public var choices: [ImageChoice] {
         let used = Set([sourceName, (secondPath as NSString).lastPathComponent])
-        return [.source, .second, .mask, .shading] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
+        return [.source, .second, .mask, .alphaMask, .shading] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
     }
 
     /// What the image chooser of an input with this role cycles through: the images generated for the role
@@ -132,11 +136,11 @@ public final class SampleLibrary {
     }
 
     /// The image an input of this role starts with.
-    public func stockChoice(for role: ImageRole, key: String) -> ImageChoice {
+    public func stockChoice(for role: ImageRole, key: String, filter: String = "") -> ImageChoice {
         guard role == .picture else { return choices(for: role)[0] }
         // A guide image guides the filtering of the image itself (a self-guided filter smooths but keeps edges).
         if key == "inputImage" || key == "inputGuideImage" { return .source }
-        if key.localizedCaseInsensitiveContains("mask") { return .mask }
+        if key.localizedCaseInsensitiveContains("mask") { return filter == "CIBlendWithAlphaMask" ? .alphaMask : .mask }
         if key == "inputShadingImage" { return .shading }
         return .second  // targets, back sides, backgrounds, textures, displacement maps
     }
@@ -146,6 +150,7 @@ public final class SampleLibrary {
         case .source: "source (\(sourceName))"
         case .second: "second (\((secondPath as NSString).lastPathComponent))"
         case .mask: "mask (radial)"
+        case .alphaMask: "mask in alpha (radial)"
         case .shading: "shading (lit ball)"
         case .smallSource: "source ÷\(Self.smallScale) (\(sourceName))"
         case .histogram: "histogram of source"
@@ -161,7 +166,7 @@ public final class SampleLibrary {
         switch choice {
         case .source: sourcePath
         case .second: secondPath
-        case .mask, .shading, .smallSource, .histogram, .gradient, .palette: nil
+        case .mask, .alphaMask, .shading, .smallSource, .histogram, .gradient, .palette: nil
         case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }
         case .file(let path): path
         }
@@ -172,9 +177,10 @@ public final class SampleLibrary {
         case .source: return source
         case .second: return second
         case .mask: return mask
-        case .shading, .smallSource, .histogram:
+        case .alphaMask, .shading, .smallSource, .histogram:
             if let image = cache[choice.persisted] { return image }
             let image = switch choice {
+            case .alphaMask: Self.makeMask(for: source.extent, inAlpha: true)
             case .shading: Self.makeShading()
             case .smallSource: source.transformed(by: .scale(x: 1 / Double(Self.smallScale), y: 1 / Double(Self.smallScale)))
             default: try Self.makeHistogram(of: source)
@@ -197,8 +203,10 @@ public final class SampleLibrary {
         }
     }
 
-    /// A smooth radial mask: white (opaque) at the centre to black at the corners, in the working space.
-    static func makeMask(for extent: Rect) -> Image {
+    /// A smooth radial mask: white (opaque) at the centre to black at the corners, in the working space. With
+    /// `inAlpha`, the same weights in alpha instead (white fading to transparent), for alpha masks: the samples
+    /// are all opaque.
+    static func makeMask(for extent: Rect, inAlpha: Bool = false) -> Image {
         let rect = PixelRect(covering: extent)
         let buffer = PixelBuffer(rect: rect)
         let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
@@ -209,7 +217,7 @@ public final class SampleLibrary {
                 let dx = (Double(rect.x + x) + 0.5 - cx) / radius, dy = (Double(y) + 0.5 - cy) / radius
                 let d = min(1, max(0, (sqrt(dx * dx + dy * dy) - 0.3) / 0.7))
                 let v = Float(1 - d * d * (3 - 2 * d))  // smoothstep falloff
-                row[x] = Pixel(v, v, v, 1)
+                row[x] = Pixel(v, v, v, inAlpha ? v : 1)
             }
         }
         return Image(buffer: buffer)

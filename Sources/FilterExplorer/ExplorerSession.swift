@@ -211,7 +211,7 @@ public final class FilterSession {
         func put(_ value: FilterValue) { try? filter.setValue(value, forKey: key) }
         switch (input.valueClass, input.type) {
         case (.image, _):
-            imageChoices[key] = samples.stockChoice(for: ImageRole(input, filter: name), key: key)
+            imageChoices[key] = samples.stockChoice(for: ImageRole(input, filter: name), key: key, filter: name)
         case (.number, .time?):
             // Half-way, so a transition shows both images and its effect at once (at 0 it shows only the source).
             put(.number(0.5))
@@ -243,13 +243,17 @@ public final class FilterSession {
         case (.data, _) where key == "inputMessage":
             put(.data(Array(Self.stockMessage.utf8)))
         case (.vector, nil) where key == "inputWeights" && name.hasPrefix("CIConvolution"):
-            // An emboss kernel: +1 at the first tap, -1 at the last, on a mid-grey bias.
+            // An emboss kernel: +1 at the first tap, -1 at the last. The RGB variants keep alpha: the relief on a
+            // mid-grey bias. The others convolve alpha too, which weights summing to 0 would set to the bias (a
+            // half-transparent picture): with the centre tap at 1 they sum to 1, and the relief is on the image.
             guard case .vector(let weights)? = filter.value(forKey: key), weights.count > 1 else { return }
+            let keepsAlpha = name.hasPrefix("CIConvolutionRGB")
             var emboss = [Double](repeating: 0, count: weights.count)
             emboss[0] = 1
             emboss[weights.count - 1] = -1
+            if !keepsAlpha { emboss[weights.count / 2] = 1 }
             put(.vector(emboss))
-            if descriptor.input("inputBias") != nil { try? filter.setValue(.number(0.5), forKey: "inputBias") }
+            if keepsAlpha, descriptor.input("inputBias") != nil { try? filter.setValue(.number(0.5), forKey: "inputBias") }
         default:
             break
         }

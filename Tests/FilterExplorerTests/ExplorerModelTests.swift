@@ -59,9 +59,13 @@ enum ExplorerFixtures {
         #expect(mask.imageChoices["inputBackgroundImage"] == .second)
         let qr = try ExplorerFixtures.session("CIQRCodeGenerator", samples: samples)
         #expect(qr.value(forKey: "inputMessage").map(ValueParser.format) == FilterSession.stockMessage)
-        let convolution = try ExplorerFixtures.session("CIConvolution3X3", samples: samples)
+        // Emboss: grey relief where alpha is kept, relief on the picture (weights summing to 1) where it is not.
+        let convolution = try ExplorerFixtures.session("CIConvolutionRGB3X3", samples: samples)
         #expect(convolution.value(forKey: "inputWeights").map(ValueParser.format) == "[1 0 0 0 0 0 0 0 -1]")
         #expect(convolution.value(forKey: "inputBias").map(ValueParser.format) == "0.5")
+        let withAlpha = try ExplorerFixtures.session("CIConvolution9Horizontal", samples: samples)
+        #expect(withAlpha.value(forKey: "inputWeights").map(ValueParser.format) == "[1 0 0 0 1 0 0 0 -1]")
+        #expect(withAlpha.value(forKey: "inputBias").map(ValueParser.format) == "0")
         #expect(FilterSession.stockPosition(key: "inputTopLeft", in: samples.sourceRect) == [102, 435])
         #expect(FilterSession.stockPosition(key: "inputPoint1", in: samples.sourceRect) == [384, 384])
     }
@@ -110,8 +114,12 @@ enum ExplorerFixtures {
         #expect(try samples.image(.histogram).extent == Rect(x: 0, y: 0, width: 256, height: 1))
         #expect(try ExplorerFixtures.session("CIAreaHistogram", samples: samples).kind(forKey: "inputImage") == .image(.picture))
         // The shading ball is offered to every picture input, like the mask.
-        #expect(samples.choices.starts(with: [.source, .second, .mask, .shading]))
-        for choice in [ImageChoice.shading, .smallSource, .histogram] {
+        #expect(samples.choices.starts(with: [.source, .second, .mask, .alphaMask, .shading]))
+        // The samples are opaque: the alpha mask gets the radial mask in alpha.
+        #expect(try ExplorerFixtures.session("CIBlendWithAlphaMask", samples: samples).imageChoices["inputMaskImage"] == .alphaMask)
+        let corner = try RenderContext().renderRGBA8(try samples.image(.alphaMask), rect: Rect(x: 0, y: 0, width: 1, height: 1))
+        #expect(corner.bytes[3] == 0)
+        for choice in [ImageChoice.alphaMask, .shading, .smallSource, .histogram] {
             #expect(ImageChoice(persisted: choice.persisted) == choice)
         }
     }
