@@ -39,6 +39,10 @@ public struct PreviewGeometry: Equatable, Sendable {
             height = area.height
             width = Int((Double(height) * aspect * Self.cellAspect).rounded())
         }
+        // One-pixel strips (histograms, row and column averages, k-means) are stretched across a quarter of the
+        // area, so their pixels show as bars rather than one line of cells.
+        if imageRect.height <= 1 { height = max(height, area.height / 4) }
+        if imageRect.width <= 1 { width = max(width, area.width / 4) }
         width = max(1, min(width, area.width))
         height = max(1, min(height, area.height))
         if width * height > maximumCells {
