@@ -138,7 +138,7 @@ public final class SampleLibrary {
     /// The image an input of this role starts with.
     public func stockChoice(for role: ImageRole, key: String, filter: String = "") -> ImageChoice {
         guard role == .picture else { return choices(for: role)[0] }
-        // A guide image guides the filtering of the image itself (a self-guided filter smooths but keeps edges).
+        // A guide is the full-size picture a small image (the downscaled source) is brought up to.
         if key == "inputImage" || key == "inputGuideImage" { return .source }
         if key.localizedCaseInsensitiveContains("mask") { return filter == "CIBlendWithAlphaMask" ? .alphaMask : .mask }
         if key == "inputShadingImage" { return .shading }
