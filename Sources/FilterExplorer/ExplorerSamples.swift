@@ -9,6 +9,14 @@ public enum ImageChoice: Equatable, Sendable {
     case second
     /// A generated mask: white in the middle fading to black at the edges.
     case mask
+    /// The same mask in alpha: white in the middle fading to transparent at the edges.
+    case alphaMask
+    /// A generated lit ball (bright top left, dark bottom right), for shading images.
+    case shading
+    /// The source downscaled by `SampleLibrary.smallScale`, for small images upsampled to the source's size.
+    case smallSource
+    /// The source's area histogram (256 bins), what CIHistogramDisplayFilter draws.
+    case histogram
     /// Another bundled sample, by file name.
     case sample(String)
     /// Any file.
@@ -23,6 +31,10 @@ public enum ImageChoice: Equatable, Sendable {
         case .source: "source"
         case .second: "second"
         case .mask: "mask"
+        case .alphaMask: "alpha-mask"
+        case .shading: "shading"
+        case .smallSource: "small-source"
+        case .histogram: "histogram"
         case .sample(let name): "sample:" + name
         case .file(let path): "file:" + path
         case .gradient(let name): "gradient:" + name
@@ -35,6 +47,10 @@ public enum ImageChoice: Equatable, Sendable {
         case "source": self = .source
         case "second": self = .second
         case "mask": self = .mask
+        case "alpha-mask": self = .alphaMask
+        case "shading": self = .shading
+        case "small-source": self = .smallSource
+        case "histogram": self = .histogram
         default:
             if text.hasPrefix("sample:") { self = .sample(String(text.dropFirst(7))) }
             else if text.hasPrefix("file:") { self = .file(String(text.dropFirst(5))) }
@@ -104,28 +120,29 @@ public final class SampleLibrary {
     /// The pictures every image chooser offers.
     public var choices: [ImageChoice] {
         let used = Set([sourceName, (secondPath as NSString).lastPathComponent])
-        return [.source, .second, .mask] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
+        return [.source, .second, .mask, .alphaMask, .shading] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
     }
 
-    /// What the image chooser of an input with this role cycles through: the generated gradients or palettes
+    /// What the image chooser of an input with this role cycles through: the images generated for the role
     /// first (the first is the stock image), then the pictures.
     public func choices(for role: ImageRole) -> [ImageChoice] {
         switch role {
         case .picture: choices
         case .gradient: StockImages.gradientNames.map(ImageChoice.gradient) + choices
         case .palette: StockImages.paletteNames.map(ImageChoice.palette) + choices
+        case .small: [.smallSource] + choices
+        case .histogram: [.histogram] + choices
         }
     }
 
     /// The image an input of this role starts with.
-    public func stockChoice(for role: ImageRole, key: String) -> ImageChoice {
-        switch role {
-        case .gradient, .palette: return choices(for: role)[0]
-        case .picture:
-            if key == "inputImage" { return .source }
-            if key.localizedCaseInsensitiveContains("mask") { return .mask }
-            return .second  // targets, backgrounds, textures, displacement maps
-        }
+    public func stockChoice(for role: ImageRole, key: String, filter: String = "") -> ImageChoice {
+        guard role == .picture else { return choices(for: role)[0] }
+        // A guide is the full-size picture a small image (the downscaled source) is brought up to.
+        if key == "inputImage" || key == "inputGuideImage" { return .source }
+        if key.localizedCaseInsensitiveContains("mask") { return filter == "CIBlendWithAlphaMask" ? .alphaMask : .mask }
+        if key == "inputShadingImage" { return .shading }
+        return .second  // targets, back sides, backgrounds, textures, displacement maps
     }
 
     public func label(_ choice: ImageChoice) -> String {
@@ -133,6 +150,10 @@ public final class SampleLibrary {
         case .source: "source (\(sourceName))"
         case .second: "second (\((secondPath as NSString).lastPathComponent))"
         case .mask: "mask (radial)"
+        case .alphaMask: "mask in alpha (radial)"
+        case .shading: "shading (lit ball)"
+        case .smallSource: "source ÷\(Self.smallScale) (\(sourceName))"
+        case .histogram: "histogram of source"
         case .sample(let name): name
         case .file(let path): path
         case .gradient(let name): "gradient \(name)"
@@ -145,7 +166,7 @@ public final class SampleLibrary {
         switch choice {
         case .source: sourcePath
         case .second: secondPath
-        case .mask, .gradient, .palette: nil
+        case .mask, .alphaMask, .shading, .smallSource, .histogram, .gradient, .palette: nil
         case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }
         case .file(let path): path
         }
@@ -156,6 +177,16 @@ public final class SampleLibrary {
         case .source: return source
         case .second: return second
         case .mask: return mask
+        case .alphaMask, .shading, .smallSource, .histogram:
+            if let image = cache[choice.persisted] { return image }
+            let image = switch choice {
+            case .alphaMask: Self.makeMask(for: source.extent, inAlpha: true)
+            case .shading: Self.makeShading()
+            case .smallSource: source.transformed(by: .scale(x: 1 / Double(Self.smallScale), y: 1 / Double(Self.smallScale)))
+            default: try Self.makeHistogram(of: source)
+            }
+            cache[choice.persisted] = image
+            return image
         case .gradient(let name), .palette(let name):
             // Made once, so each render sees the same image (and the context's cache can reuse its work).
             if let image = cache[choice.persisted] { return image }
@@ -172,8 +203,10 @@ public final class SampleLibrary {
         }
     }
 
-    /// A smooth radial mask: white (opaque) at the centre to black at the corners, in the working space.
-    static func makeMask(for extent: Rect) -> Image {
+    /// A smooth radial mask: white (opaque) at the centre to black at the corners, in the working space. With
+    /// `inAlpha`, the same weights in alpha instead (white fading to transparent), for alpha masks: the samples
+    /// are all opaque.
+    static func makeMask(for extent: Rect, inAlpha: Bool = false) -> Image {
         let rect = PixelRect(covering: extent)
         let buffer = PixelBuffer(rect: rect)
         let cx = Double(rect.x) + Double(rect.width) / 2, cy = Double(rect.y) + Double(rect.height) / 2
@@ -184,10 +217,49 @@ public final class SampleLibrary {
                 let dx = (Double(rect.x + x) + 0.5 - cx) / radius, dy = (Double(y) + 0.5 - cy) / radius
                 let d = min(1, max(0, (sqrt(dx * dx + dy * dy) - 0.3) / 0.7))
                 let v = Float(1 - d * d * (3 - 2 * d))  // smoothstep falloff
-                row[x] = Pixel(v, v, v, 1)
+                row[x] = Pixel(v, v, v, inAlpha ? v : 1)
             }
         }
         return Image(buffer: buffer)
+    }
+
+    /// How much smaller `.smallSource` is than the source.
+    static let smallScale = 4
+
+    /// A 256×256 picture of a matte white ball with a highlight, lit from the top left (y is up), on the ball's
+    /// own rim colour outside it so look-ups near the edge stay smooth. What shading-image inputs expect.
+    static func makeShading(size: Int = 256) -> Image {
+        let buffer = PixelBuffer(rect: PixelRect(x: 0, y: 0, width: size, height: size))
+        func normalized(_ v: SIMD3<Double>) -> SIMD3<Double> { v / (v * v).sum().squareRoot() }
+        let light = normalized(SIMD3(-0.5, 0.5, 0.7))
+        let halfway = normalized(light + SIMD3(0, 0, 1))  // between the light and the viewer: the highlight
+        for y in 0..<size {
+            let row = buffer.row(y)
+            for x in 0..<size {
+                var nx = (Double(x) + 0.5) / Double(size) * 2 - 1, ny = (Double(y) + 0.5) / Double(size) * 2 - 1
+                let r2 = nx * nx + ny * ny
+                if r2 > 1 { (nx, ny) = (nx / r2.squareRoot(), ny / r2.squareRoot()) }
+                let normal = SIMD3(nx, ny, max(0, 1 - nx * nx - ny * ny).squareRoot())
+                let diffuse = max(0, (normal * light).sum()), specular = pow(max(0, (normal * halfway).sum()), 30)
+                let v = min(1, 0.04 + 0.8 * diffuse + 0.6 * specular)  // sRGB-encoded brightness
+                row[x] = Color(red: v, green: v, blue: v).workingPixel
+            }
+        }
+        return Image(buffer: buffer)
+    }
+
+    /// The source's 256-bin area histogram over its whole extent, as Core Image's sample feeds the display
+    /// filter. Binned on sRGB-encoded values, as photo editors show histograms: on linear values the darker half
+    /// of the picture falls into the first few bins and their spike flattens every other bar.
+    static func makeHistogram(of source: Image) throws -> Image {
+        let encoded = try Filter(named: "CILinearToSRGBToneCurve")
+        try encoded.setValue(.image(source), forKey: "inputImage")
+        let histogram = try Filter(named: "CIAreaHistogram")
+        let e = source.extent
+        try histogram.setValue(.image(try encoded.makeOutputImage()), forKey: "inputImage")
+        try histogram.setValue(.vector([e.x, e.y, e.width, e.height]), forKey: "inputExtent")
+        try histogram.setValue(.number(256), forKey: "inputCount")
+        return try histogram.makeOutputImage()
     }
 
     /// Where the bundled SampleImages directory is: `$CIFILTERTEST_SAMPLES`, then the executable's directory and

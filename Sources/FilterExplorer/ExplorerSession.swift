@@ -32,7 +32,7 @@ public final class FilterSession {
         self.descriptor = descriptor
         self.samples = samples
         filter = try Filter(named: descriptor.name)
-        controls = descriptor.inputs.map { InputControl(input: $0, kind: ControlFactory.kind(for: $0)) }
+        controls = descriptor.inputs.map { InputControl(input: $0, kind: ControlFactory.kind(for: $0, filter: descriptor.name)) }
         resetAll()
     }
 
@@ -211,12 +211,18 @@ public final class FilterSession {
         func put(_ value: FilterValue) { try? filter.setValue(value, forKey: key) }
         switch (input.valueClass, input.type) {
         case (.image, _):
-            imageChoices[key] = samples.stockChoice(for: ImageRole(input), key: key)
+            imageChoices[key] = samples.stockChoice(for: ImageRole(input, filter: name), key: key, filter: name)
+        case (.number, .time?):
+            // Half-way, so a transition shows both images and its effect at once (at 0 it shows only the source).
+            put(.number(0.5))
         case (.data, _) where kind(forKey: key) == .colorCube:
             // A visible look rather than the identity; with two cubes, black and white where the mask is black.
             tableChoices[key] = .look(key == "inputCube0Data" ? .blackAndWhite : .warm)
         case (.data, _) where kind(forKey: key) == .colorCurves:
             tableChoices[key] = .curves(.sCurve)
+        case (.number, _) where key == "inputScale" && name.hasPrefix("CIArea") && name.hasSuffix("Histogram"):
+            // Bins of an opaque source sum to 1: scaled so an average bin shows at a quarter of full brightness.
+            if let count = integer("inputCount") { put(.number(Double(max(count, 4) / 4))) }
         case (.number, _) where key == "inputCubeDimension":
             put(.number(Double(Self.stockCubeDimension)))
         case (.vector, .position?):
@@ -239,27 +245,35 @@ public final class FilterSession {
         case (.string, _) where key == "inputText", (.attributedString, _) where key == "inputText":
             put(.string(Self.stockMessage))
         case (.vector, nil) where key == "inputWeights" && name.hasPrefix("CIConvolution"):
-            // An emboss kernel: +1 at the first tap, -1 at the last, on a mid-grey bias.
+            // An emboss kernel: +1 at the first tap, -1 at the last. The RGB variants keep alpha: the relief on a
+            // mid-grey bias. The others convolve alpha too, which weights summing to 0 would set to the bias (a
+            // half-transparent picture): with the centre tap at 1 they sum to 1, and the relief is on the image.
             guard case .vector(let weights)? = filter.value(forKey: key), weights.count > 1 else { return }
+            let keepsAlpha = name.hasPrefix("CIConvolutionRGB")
             var emboss = [Double](repeating: 0, count: weights.count)
             emboss[0] = 1
             emboss[weights.count - 1] = -1
+            if !keepsAlpha { emboss[weights.count / 2] = 1 }
             put(.vector(emboss))
-            if descriptor.input("inputBias") != nil { try? filter.setValue(.number(0.5), forKey: "inputBias") }
+            if keepsAlpha, descriptor.input("inputBias") != nil { try? filter.setValue(.number(0.5), forKey: "inputBias") }
         default:
             break
         }
     }
 
+    /// Corners, as fractions of the image (x from the left, y from the bottom): a quadrilateral a little inside
+    /// the image, narrower at the top and taller on the right, like a facade photographed from below and to the
+    /// left. A rectangle would leave the keystone corrections with nothing to correct; this is sane for all
+    /// four-corner filters (perspective transform, correction, tile, keystone) and shows their effect.
+    static let stockCorners: [(suffix: String, x: Double, y: Double)] = [
+        ("TopLeft", 0.2, 0.85), ("TopRight", 0.85, 0.92), ("BottomLeft", 0.08, 0.1), ("BottomRight", 0.95, 0.05),
+    ]
+
     /// Centres at the image centre; numbered points spread along the diagonal; corners near the corners.
     static func stockPosition(key: String, in rect: Rect) -> [Double] {
-        let inset = 0.1
-        let left = rect.x + rect.width * inset, right = rect.maxX - rect.width * inset
-        let bottom = rect.y + rect.height * inset, top = rect.maxY - rect.height * inset
-        let corners: [(String, Double, Double)] = [
-            ("TopLeft", left, top), ("TopRight", right, top), ("BottomLeft", left, bottom), ("BottomRight", right, bottom),
-        ]
-        if let corner = corners.first(where: { key.hasSuffix($0.0) }) { return [corner.1.rounded(), corner.2.rounded()] }
+        if let corner = stockCorners.first(where: { key.hasSuffix($0.suffix) }) {
+            return [(rect.x + rect.width * corner.x).rounded(), (rect.y + rect.height * corner.y).rounded()]
+        }
         if let last = key.last, let digit = last.wholeNumberValue, key.count > 1 {
             let f = digit == 0 ? 0.25 : 0.75
             return [(rect.x + rect.width * f).rounded(), (rect.y + rect.height * f).rounded()]

@@ -59,11 +59,104 @@ enum ExplorerFixtures {
         #expect(mask.imageChoices["inputBackgroundImage"] == .second)
         let qr = try ExplorerFixtures.session("CIQRCodeGenerator", samples: samples)
         #expect(qr.value(forKey: "inputMessage").map(ValueParser.format) == FilterSession.stockMessage)
-        let convolution = try ExplorerFixtures.session("CIConvolution3X3", samples: samples)
+        // Emboss: grey relief where alpha is kept, relief on the picture (weights summing to 1) where it is not.
+        let convolution = try ExplorerFixtures.session("CIConvolutionRGB3X3", samples: samples)
         #expect(convolution.value(forKey: "inputWeights").map(ValueParser.format) == "[1 0 0 0 0 0 0 0 -1]")
         #expect(convolution.value(forKey: "inputBias").map(ValueParser.format) == "0.5")
-        #expect(FilterSession.stockPosition(key: "inputTopLeft", in: samples.sourceRect) == [51, 461])
+        let withAlpha = try ExplorerFixtures.session("CIConvolution9Horizontal", samples: samples)
+        #expect(withAlpha.value(forKey: "inputWeights").map(ValueParser.format) == "[1 0 0 0 1 0 0 0 -1]")
+        #expect(withAlpha.value(forKey: "inputBias").map(ValueParser.format) == "0")
+        #expect(FilterSession.stockPosition(key: "inputTopLeft", in: samples.sourceRect) == [102, 435])
         #expect(FilterSession.stockPosition(key: "inputPoint1", in: samples.sourceRect) == [384, 384])
+    }
+
+    @Test func transitionsStartHalfWayOverTheWholeImage() throws {
+        let samples = try ExplorerFixtures.samples()
+        for name in ["CIDissolveTransition", "CIRippleTransition", "CIPageCurlTransition", "CICopyMachineTransition"] {
+            let transition = try ExplorerFixtures.session(name, samples: samples)
+            #expect(transition.value(forKey: "inputTime").map(ValueParser.format) == "0.5", "\(name)")
+            #expect(transition.imageChoices["inputTargetImage"] == .second, "\(name)")
+            if transition.descriptor.input("inputExtent") != nil {
+                #expect(transition.value(forKey: "inputExtent").map(ValueParser.format) == "[0 0 512 512]", "\(name)")
+            }
+        }
+        let ripple = try ExplorerFixtures.session("CIRippleTransition", samples: samples)
+        #expect(ripple.value(forKey: "inputCenter").map(ValueParser.format) == "[256 256]")
+        #expect(ripple.imageChoices["inputShadingImage"] == .shading)
+        let curl = try ExplorerFixtures.session("CIPageCurlTransition", samples: samples)
+        #expect(curl.imageChoices["inputShadingImage"] == .shading)
+        #expect(curl.imageChoices["inputBacksideImage"] == .second)
+        // Reset keeps the stock time, not the catalogue's 0.
+        try curl.set(.number(0.9), forKey: "inputTime")
+        curl.reset("inputTime")
+        #expect(curl.value(forKey: "inputTime").map(ValueParser.format) == "0.5")
+    }
+
+    @Test func imageInputsOfTheNewFamiliesGetTheirOwnPictures() throws {
+        let samples = try ExplorerFixtures.samples()
+        #expect(try ExplorerFixtures.session("CIShadedMaterial", samples: samples).imageChoices["inputShadingImage"] == .shading)
+        // The small image is the source downscaled, so the upsampler has the right picture to enlarge.
+        let upsample = try ExplorerFixtures.session("CIEdgePreserveUpsampleFilter", samples: samples)
+        #expect(upsample.imageChoices["inputSmallImage"] == .smallSource)
+        #expect(try samples.image(.smallSource).extent == Rect(x: 0, y: 0, width: 128, height: 128))
+        #expect(samples.choices(for: .small).first == .smallSource)
+        // The guided filter upsamples its inputImage along the edges of the full-size guide.
+        let guided = try ExplorerFixtures.session("CIGuidedFilter", samples: samples)
+        #expect(guided.imageChoices["inputImage"] == .smallSource)
+        #expect(guided.imageChoices["inputGuideImage"] == .source)
+        #expect(try guided.framedOutput().rect == samples.sourceRect)
+        #expect(try ExplorerFixtures.session("CIKMeans", samples: samples).imageChoices["inputMeans"]
+            == .palette(StockImages.paletteNames[0]))
+        // The histogram display draws the source's area histogram, 256 bins in a row.
+        let display = try ExplorerFixtures.session("CIHistogramDisplayFilter", samples: samples)
+        #expect(display.kind(forKey: "inputImage") == .image(.histogram))
+        #expect(display.imageChoices["inputImage"] == .histogram)
+        #expect(try samples.image(.histogram).extent == Rect(x: 0, y: 0, width: 256, height: 1))
+        #expect(try ExplorerFixtures.session("CIAreaHistogram", samples: samples).kind(forKey: "inputImage") == .image(.picture))
+        // The shading ball is offered to every picture input, like the mask.
+        #expect(samples.choices.starts(with: [.source, .second, .mask, .alphaMask, .shading]))
+        // The samples are opaque: the alpha mask gets the radial mask in alpha.
+        #expect(try ExplorerFixtures.session("CIBlendWithAlphaMask", samples: samples).imageChoices["inputMaskImage"] == .alphaMask)
+        let corner = try RenderContext().renderRGBA8(try samples.image(.alphaMask), rect: Rect(x: 0, y: 0, width: 1, height: 1))
+        #expect(corner.bytes[3] == 0)
+        for choice in [ImageChoice.alphaMask, .shading, .smallSource, .histogram] {
+            #expect(ImageChoice(persisted: choice.persisted) == choice)
+        }
+    }
+
+    @Test func theShadingBallIsLitFromTheTopLeft() throws {
+        let ball = SampleLibrary.makeShading()
+        #expect(ball.extent == Rect(x: 0, y: 0, width: 256, height: 256))
+        let context = RenderContext()
+        func encoded(_ x: Double, _ y: Double) throws -> Double {
+            Double(try context.renderRGBA8(ball, rect: Rect(x: x, y: y, width: 1, height: 1)).bytes[0]) / 255
+        }
+        // Light L = (-0.5, 0.5, 0.7)/0.995, half-vector H = (L + z)/|L + z|. At the centre the normal is z:
+        // 0.04 + 0.8 (L·z = 0.7035) + 0.6 (H·z = 0.9226)^30 = 0.04 + 0.563 + 0.053 = 0.656.
+        #expect(abs(try encoded(128, 128) - 0.656) < 0.01)
+        // Where the normal is H (up and to the left of the centre) the highlight saturates.
+        #expect(try encoded(128 - 0.5025 / 1.8465 * 128, 128 + 0.5025 / 1.8465 * 128) > 0.99)
+        // The bottom-right rim faces away from the light: ambient only.
+        #expect(abs(try encoded(255, 0) - 0.04) < 0.01)
+    }
+
+    @Test func fourCornersMakeAQuadrilateralInsideTheImage() throws {
+        let rect = Rect(x: 0, y: 0, width: 512, height: 512)
+        func corner(_ name: String) -> [Double] { FilterSession.stockPosition(key: "input" + name, in: rect) }
+        let (topLeft, topRight) = (corner("TopLeft"), corner("TopRight"))
+        let (bottomLeft, bottomRight) = (corner("BottomLeft"), corner("BottomRight"))
+        for point in [topLeft, topRight, bottomLeft, bottomRight] {
+            #expect(point[0] > 0 && point[0] < 512 && point[1] > 0 && point[1] < 512)
+        }
+        #expect(topLeft[1] > bottomLeft[1] && topRight[1] > bottomRight[1] && topRight[0] > topLeft[0])
+        // Not a rectangle: narrower at the top (vertical keystone), taller on the right (horizontal keystone).
+        #expect(topRight[0] - topLeft[0] < bottomRight[0] - bottomLeft[0])
+        #expect(topRight[1] - bottomRight[1] > topLeft[1] - bottomLeft[1])
+        // Keystone and perspective filters start on these corners and change the picture.
+        let keystone = try ExplorerFixtures.session("CIKeystoneCorrectionCombined")
+        #expect(keystone.value(forKey: "inputTopLeft").map(ValueParser.format) == "[102 435]")
+        let perspective = try ExplorerFixtures.session("CIPerspectiveCorrection")
+        #expect(perspective.value(forKey: "inputBottomRight").map(ValueParser.format) == "[486 26]")
     }
 
     @Test func editsResetsAndRefusals() throws {
@@ -183,6 +276,16 @@ enum ExplorerFixtures {
         let blur = try #require(Catalog.builtIn.filter(named: "CIGaussianBlur"))
         #expect(PreviewPlanner.readsBeyondEdge(blur))
         #expect(!PreviewPlanner.readsBeyondEdge(try #require(Catalog.builtIn.filter(named: "CISepiaTone"))))
+        // By category or name: blur family, sharpening, bloom and gloom, convolutions.
+        for name in ["CIMedianFilter", "CINoiseReduction", "CIMorphologyGradient", "CIBokehBlur", "CISharpenLuminance",
+                     "CIUnsharpMask", "CIBloom", "CIGloom", "CIConvolutionRGB9Vertical"] {
+            #expect(PreviewPlanner.readsBeyondEdge(try #require(Catalog.builtIn.filter(named: name))), "\(name)")
+        }
+        // Filters that clamp their input themselves, or whose look depends on the edge, are not clamped.
+        for name in ["CIEdges", "CIEdgeWork", "CIHighlightShadowAdjust", "CILineOverlay", "CIDepthOfField", "CIPixellate",
+                     "CIGuidedFilter", "CIPageCurlTransition"] {
+            #expect(!PreviewPlanner.readsBeyondEdge(try #require(Catalog.builtIn.filter(named: name))), "\(name)")
+        }
         #expect(PreviewPlanner.input(for: blur, source: source).extent.isInfinite)
         let output = try PreviewPlanner.input(for: blur, source: source).applyingFilter("CIGaussianBlur")
         #expect(PreviewPlanner.frame(output: output, descriptor: blur, sourceRect: source.extent).rect == source.extent)
@@ -195,6 +298,33 @@ enum ExplorerFixtures {
         #expect(PreviewPlanner.frame(output: larger, descriptor: nil, sourceRect: source.extent).rect == source.extent)
         let small = source.cropped(to: Rect(x: 0, y: 0, width: 8, height: 8))
         #expect(PreviewPlanner.frame(output: small, descriptor: nil, sourceRect: source.extent).rect.width == 8)
+    }
+
+    @Test func reductionsAreShownOpaque() throws {
+        let samples = try ExplorerFixtures.samples()
+        let context = RenderContext()
+        // A histogram's alpha bins are empty but the top one for an opaque source; shown opaque, with the bins'
+        // values (scaled by the stock 64 / 4 = 16) as colours.
+        let histogram = try ExplorerFixtures.session("CIAreaHistogram", samples: samples)
+        #expect(histogram.value(forKey: "inputScale").map(ValueParser.format) == "16")
+        let framing = try histogram.framedOutput()
+        #expect(framing.rect == Rect(x: 0, y: 0, width: 64, height: 1))
+        let bins = try context.renderRGBA8(framing.image, rect: framing.rect).bytes
+        #expect(stride(from: 3, to: bins.count, by: 4).allSatisfy { bins[$0] == 255 })
+        #expect(stride(from: 0, to: bins.count, by: 4).contains { bins[$0] > 128 })
+        // K-means weights each mean by its share: shown un-premultiplied, at full strength.
+        let descriptor = try #require(Catalog.builtIn.filter(named: "CIKMeans"))
+        let half = Image(color: Color(red: 0.5, green: 0.5, blue: 0.5, alpha: 0.5)).cropped(to: Rect(x: 0, y: 0, width: 2, height: 1))
+        let shown = PreviewPlanner.frame(output: half, descriptor: descriptor, sourceRect: samples.sourceRect)
+        let pixel = try context.renderRGBA8(shown.image, rect: shown.rect).bytes
+        #expect(pixel[3] == 255 && abs(Int(pixel[0]) - 128) <= 1)
+        // The morphology gradient's alpha is max − min of an opaque source: zero, shown opaque.
+        let gradient = try ExplorerFixtures.session("CIMorphologyGradient", samples: samples).framedOutput()
+        #expect(try context.renderRGBA8(gradient.image, rect: Rect(x: 256, y: 256, width: 1, height: 1)).bytes[3] == 255)
+        // Pictures keep their alpha.
+        let sepia = try #require(Catalog.builtIn.filter(named: "CISepiaTone"))
+        let kept = PreviewPlanner.frame(output: half, descriptor: sepia, sourceRect: samples.sourceRect)
+        #expect(try context.renderRGBA8(kept.image, rect: kept.rect).bytes[3] == 128)
     }
 
     @Test func nearestNeighbourUpscale() {

@@ -176,6 +176,45 @@ struct TmuxExplorerTests {
         try tmux.expectRestored()
     }
 
+    @Test func transitionStartsHalfWayAndAnimatesThenAReductionShowsAsABand() throws {
+        let tmux = try Tmux(name: "families")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIPageCurlTransition"])
+        let opened = try tmux.waitFor("the page curl opens half-way with its shading ball") {
+            $0.contains("Inputs: Page Curl (CIPageCurlTransition)") && $0.contains("shading (lit ball)")
+                && Tmux.statusLine($0).contains(" ms ")
+        }
+        #expect(Tmux.value(of: "Time", in: opened) == "0.5")
+        #expect(Tmux.value(of: "Extent", in: opened) == "[0 0 512 512]")
+        let before = try tmux.capture(colors: true)
+
+        // a animates the time input: the value moves on and the preview follows; a again stops.
+        tmux.send("a")
+        try tmux.waitFor("the time moves on") { ["0.5", nil].contains(Tmux.value(of: "Time", in: $0)) == false }
+        try tmux.waitFor("the preview's cells change", colors: true) { Tmux.previewRows($0) != Tmux.previewRows(before) }
+        tmux.send("a")
+        try tmux.waitFor("the animation stops") { $0.contains("animation stopped") }
+
+        // A reduction: the 64×1 histogram is enlarged into a band of bars, not one line of cells.
+        tmux.send("/")
+        tmux.type("area histogram")
+        tmux.send("Enter")
+        func drawnRows(_ screen: String) -> Int {
+            Tmux.previewRows(screen).filter { row in
+                guard let bar = row.firstIndex(of: "│") else { return false }
+                return row[row.index(after: bar)...].contains { $0 != " " }
+            }.count
+        }
+        // The page curl filled every preview row; the band fills a quarter of them.
+        let histogram = try tmux.waitFor("the area histogram is rendered as a band") {
+            $0.contains("Inputs: Area Histogram (CIAreaHistogram)") && Tmux.statusLine($0).contains(" ms ")
+                && drawnRows($0) >= 4 && drawnRows($0) <= Tmux.previewRows($0).count / 2
+        }
+        #expect(Tmux.statusLine(histogram).contains("CIAreaHistogram"))
+        #expect(Tmux.value(of: "Scale", in: histogram) == "16")
+        try tmux.quitAndCheckRestored()
+    }
+
     @Test func ctrlCRestoresTheTerminal() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }
@@ -367,6 +406,14 @@ struct Tmux {
         let all = lines(screen)
         let end = all.firstIndex { $0.contains("Inputs:") } ?? min(all.count, 20)
         return Array(all[min(1, end)..<end])
+    }
+
+    /// The value at the end of the control row labelled `label` (the last word of the row), if shown.
+    static func value(of label: String, in screen: String) -> String? {
+        guard let row = lines(screen).first(where: { $0.contains("  \(label) ") && $0.contains("│") }) else { return nil }
+        let text = row.trimmingCharacters(in: .whitespaces)
+        if let open = text.lastIndex(of: "["), text.hasSuffix("]") { return String(text[open...]) }
+        return text.split(separator: " ").last.map(String.init)
     }
 
     /// Row and column (in characters) of the first occurrence of `text`.

@@ -222,6 +222,11 @@ import Testing
         let wide = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 600, height: 100),
                                    area: CellRect(x: 0, y: 0, width: 60, height: 30))
         #expect(wide.cells.width == 60 && wide.cells.height == 5)
+        // One-pixel strips are stretched to a quarter of the area across.
+        let row = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 64, height: 1), area: CellRect(x: 0, y: 0, width: 60, height: 30))
+        #expect(row.cells.width == 60 && row.cells.height == 7)
+        let column = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 1, height: 512), area: CellRect(x: 0, y: 0, width: 60, height: 30))
+        #expect(column.cells.width == 15 && column.cells.height == 30)
         let capped = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 512, height: 512),
                                      area: CellRect(x: 0, y: 0, width: 100, height: 30), maximumCells: 450)
         #expect(capped.cells.width * capped.cells.height <= 450)

@@ -39,6 +39,10 @@ public struct PreviewGeometry: Equatable, Sendable {
             height = area.height
             width = Int((Double(height) * aspect * Self.cellAspect).rounded())
         }
+        // One-pixel strips (histograms, row and column averages, k-means) are stretched across a quarter of the
+        // area, so their pixels show as bars rather than one line of cells.
+        if imageRect.height <= 1 { height = max(height, area.height / 4) }
+        if imageRect.width <= 1 { width = max(width, area.width / 4) }
         width = max(1, min(width, area.width))
         height = max(1, min(height, area.height))
         if width * height > maximumCells {
@@ -75,12 +79,13 @@ public struct PreviewGeometry: Equatable, Sendable {
 /// The preview's special cases, after CIFilterTest: what to feed a filter and how to frame its output.
 public enum PreviewPlanner {
     /// Filters that read pixels beyond the edge of their input: fed an image clamped to infinity (so the edge
-    /// does not fade to transparent) and cropped back to the source.
+    /// does not fade to transparent) and cropped back to the source. The blur category (blurs, median, noise
+    /// reduction, morphology), sharpening, bloom, gloom and convolutions, as in CIFilterTest. Filters that
+    /// clamp their input themselves (edges, edge work, line overlay, comic, highlight/shadow, depth of field,
+    /// the guided filters) are left alone.
     public static func readsBeyondEdge(_ descriptor: FilterDescriptor) -> Bool {
-        if descriptor.categories.contains("CICategoryBlur") { return true }
-        let words = ["Blur", "Bloom", "Gloom", "Sharpen", "Unsharp", "Convolution", "Morphology", "Median",
-                     "NoiseReduction", "Edges", "EdgeWork", "Highlight"]
-        return words.contains { descriptor.name.contains($0) }
+        if descriptor.categories.contains(where: { $0 == "CICategoryBlur" || $0 == "CICategorySharpen" }) { return true }
+        return ["Bloom", "Gloom", "Convolution"].contains { descriptor.name.contains($0) }
     }
 
     /// The source to give `inputImage`.
@@ -96,8 +101,10 @@ public enum PreviewPlanner {
     }
 
     /// Frames `output` for a source of extent `sourceRect`: infinite outputs (generators, clamps), outputs of
-    /// filters fed a clamped source, and outputs larger than the source are cropped to the source.
+    /// filters fed a clamped source, and outputs larger than the source are cropped to the source. Reductions
+    /// are shown opaque (see `shownOpaque`).
     public static func frame(output: Image, descriptor: FilterDescriptor?, sourceRect: Rect) -> Framing {
+        let output = descriptor.map { shownOpaque(output, of: $0) } ?? output
         var extent = output.extent
         let clamped = descriptor.map(readsBeyondEdge) ?? false
         if extent.isInfinite || clamped || extent.width > sourceRect.width || extent.height > sourceRect.height {
@@ -107,5 +114,29 @@ public enum PreviewPlanner {
         }
         extent = extent.integral
         return Framing(image: output.cropped(to: extent), rect: extent)
+    }
+
+    /// Some outputs are data more than pictures: a histogram's alpha is the histogram of the alpha channel
+    /// (zero but in the top bin for an opaque source, so the bins would show as transparent), k-means weights
+    /// its means by alpha, and the morphology gradient subtracts alpha too (zero everywhere on an opaque
+    /// source). Shown opaque so every pixel is visible: histograms and the gradient with their values as
+    /// colours, other reductions with their colours un-premultiplied. The histogram display makes a picture
+    /// already and is left alone.
+    static func shownOpaque(_ output: Image, of descriptor: FilterDescriptor) -> Image {
+        let name = descriptor.name
+        let rawValues = name.hasSuffix("Histogram") || name == "CIMorphologyGradient"
+        guard descriptor.categories.contains("CICategoryReduction") || rawValues, name != "CIHistogramDisplayFilter",
+              !output.extent.isEmpty else { return output }
+        let unpremultiplying = !rawValues
+        return ColorKernel(name: "previewOpaque") { span in
+            let p = span.out
+            for i in 0..<span.count {
+                if unpremultiplying, p.a[i] > 0 {
+                    let k = 1 / p.a[i]
+                    p.r[i] *= k; p.g[i] *= k; p.b[i] *= k
+                }
+                p.a[i] = 1
+            }
+        }.apply(extent: output.extent, inputs: [output])
     }
 }

@@ -48,7 +48,8 @@ public enum ControlKind: Equatable, Sendable {
 
 /// The one factory mapping an input's class and type to a control. Anything it does not know is read-only.
 public enum ControlFactory {
-    public static func kind(for input: InputDescriptor) -> ControlKind {
+    /// `filter` is the input's filter, for the few inputs whose meaning depends on it.
+    public static func kind(for input: InputDescriptor, filter: String? = nil) -> ControlKind {
         switch input.valueClass {
         case .number:
             return input.isBoolean ? .toggle : .slider(SliderSpec(input))
@@ -71,7 +72,7 @@ public enum ControlFactory {
             // CIMeshGenerator's segments, typed as a flat list: x0 y0 x1 y1 per segment.
             return .vector
         case .image:
-            return .image(ImageRole(input))
+            return .image(ImageRole(input, filter: filter))
         case .string, .attributedString:
             return .text
         case .data:

@@ -26,16 +26,25 @@ public enum ChoiceCycle {
 
 /// What an image input is for, which decides what its chooser offers first and its stock image.
 public enum ImageRole: Equatable, Sendable {
-    /// A picture: the source, a second sample, a mask, a bundled sample, a file.
+    /// A picture: the source, a second sample, a mask, the shading ball, a bundled sample, a file.
     case picture
     /// A horizontal gradient used as a lookup table (CIColorMap): the generated gradients first.
     case gradient
-    /// An N×1 palette (CIPalettize, CIPaletteCentroid): the generated palettes first.
+    /// An N×1 palette (CIPalettize, CIPaletteCentroid, CIKMeans' seed means): the generated palettes first.
     case palette
+    /// A low-resolution copy of the full-size input or guide (edge-preserving upsample, guided filter): the
+    /// source downscaled first.
+    case small
+    /// A histogram row (CIHistogramDisplayFilter's input): the source's area histogram first.
+    case histogram
 
-    public init(_ input: InputDescriptor) {
+    /// `filter` tells inputs apart whose key alone says nothing (every filter's inputImage).
+    public init(_ input: InputDescriptor, filter: String? = nil) {
         if input.type == .gradient { self = .gradient }
-        else if input.key == "inputPaletteImage" { self = .palette }
+        else if input.key == "inputPaletteImage" || input.key == "inputMeans" { self = .palette }
+        // CIGuidedFilter's inputImage is the low-resolution one, brought to its guide's size.
+        else if input.key == "inputSmallImage" || (filter == "CIGuidedFilter" && input.key == "inputImage") { self = .small }
+        else if filter == "CIHistogramDisplayFilter" && input.key == "inputImage" { self = .histogram }
         else { self = .picture }
     }
 }
