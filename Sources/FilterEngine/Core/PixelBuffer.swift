@@ -66,6 +66,43 @@ public final class PixelBuffer: @unchecked Sendable {
         return top + (bottom - top) * ty
     }
 
+    /// Bilinear samples at `points`, written planar (the renderer's warp path). A first plain loop, which the
+    /// compiler vectorises, turns each point into its top-left texel's offset and its weights; a second reads
+    /// the four texels. Points whose texels are not all inside take `sampleLinear`'s checked path.
+    /// `scratch` holds 16 bytes a point.
+    func sampleLinear(_ points: UnsafePointer<SIMD2<Float>>, count: Int, into out: PlanarRow,
+                      scratch: UnsafeMutableRawPointer) {
+        let offsets = scratch.bindMemory(to: Int32.self, capacity: count)
+        let inside = (scratch + 4 * count).bindMemory(to: Int32.self, capacity: count)
+        let tx = (scratch + 8 * count).bindMemory(to: Float.self, capacity: count)
+        let ty = (scratch + 12 * count).bindMemory(to: Float.self, capacity: count)
+        let left = Float(rect.x), bottom = Float(rect.y)
+        let lastX = Float(rect.maxX - 1), lastY = Float(rect.maxY - 1), width = Int32(rect.width)
+        for i in 0..<count {
+            let fx = points[i].x - 0.5, fy = points[i].y - 0.5
+            let flx = fx.rounded(.down), fly = fy.rounded(.down)
+            // NaN fails every comparison, so it takes the checked path too.
+            let isInside = flx >= left && flx < lastX && fly >= bottom && fly < lastY
+            // Only inside points convert their position: Int32 of a huge or NaN value is undefined.
+            offsets[i] = Int32(isInside ? fly - bottom : 0) &* width &+ Int32(isInside ? flx - left : 0)
+            inside[i] = isInside ? 1 : 0
+            tx[i] = fx - flx; ty[i] = fy - fly
+        }
+        let stride = rect.width
+        for i in 0..<count {
+            let value: Pixel
+            if inside[i] != 0 {
+                let p = pixels + Int(offsets[i]), q = p + stride
+                let top = p[0] + (p[1] - p[0]) * tx[i]
+                let bottom = q[0] + (q[1] - q[0]) * tx[i]
+                value = top + (bottom - top) * ty[i]
+            } else {
+                value = sampleLinear(points[i].x, points[i].y)
+            }
+            out.r[i] = value.x; out.g[i] = value.y; out.b[i] = value.z; out.a[i] = value.w
+        }
+    }
+
     @inline(__always) public func sampleNearest(_ sx: Float, _ sy: Float) -> Pixel {
         let fx = sx.rounded(.down), fy = sy.rounded(.down)
         guard fx >= Float(rect.x), fx < Float(rect.maxX), fy >= Float(rect.y), fy < Float(rect.maxY)
