@@ -35,7 +35,7 @@ import Testing
             SIMD2(0, .infinity),
         ]
         let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * points.count)
-        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 16 * points.count, alignment: 16)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 12 * points.count, alignment: 16)
         defer { planes.deallocate(); scratch.deallocate() }
         let out = PlanarRow(base: planes, stride: points.count)
         points.withUnsafeBufferPointer { buffer.sampleLinear($0.baseAddress!, count: points.count, into: out, scratch: scratch) }
