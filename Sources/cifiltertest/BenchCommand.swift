@@ -101,6 +101,9 @@ enum BenchCases {
                 "inputInsetPoint0": .vector([source.extent.width * 0.35, source.extent.height * 0.3]),
                 "inputInsetPoint1": .vector([source.extent.width * 0.65, source.extent.height * 0.7])]).cropped(to: source.extent) }),
             ("n CIPageCurlTransition time 0.5", { try pageCurl(source) }),
+            ("o CITwirlDistortion", { try source.applyingFilter("CITwirlDistortion", parameters: [
+                "inputCenter": .vector([source.extent.midX, source.extent.midY]), "inputRadius": .number(500),
+                "inputAngle": .number(3.14)]) }),
         ]
     }
 

@@ -22,6 +22,31 @@ import Testing
         #expect(TestImages.maxDifference(whole, many) == 0)
     }
 
+    /// The warp path's span sampler against the per-point sampler, and a known value: inside, on and past each
+    /// edge, far outside and NaN.
+    @Test func spanSamplerMatchesPointSampler() {
+        let buffer = PixelBuffer(rect: PixelRect(x: -2, y: 3, width: 5, height: 4))
+        for y in 3..<7 {
+            for x in -2..<3 { buffer.row(y)[x + 2] = Pixel(Float(x), Float(y), Float(x * y), 1) }
+        }
+        let points: [SIMD2<Float>] = [
+            SIMD2(0, 5), SIMD2(0.3, 4.7), SIMD2(-1.5, 3.5), SIMD2(2.5, 6.5), SIMD2(2.9, 6.9), SIMD2(-2.2, 3.1),
+            SIMD2(3.2, 5), SIMD2(0, 7.4), SIMD2(-3.4, 2.6), SIMD2(1e9, 5), SIMD2(-1e30, 1e30), SIMD2(.nan, 5),
+            SIMD2(0, .infinity),
+        ]
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * points.count)
+        let scratch = UnsafeMutableRawPointer.allocate(byteCount: 12 * points.count, alignment: 16)
+        defer { planes.deallocate(); scratch.deallocate() }
+        let out = PlanarRow(base: planes, stride: points.count)
+        points.withUnsafeBufferPointer { buffer.sampleLinear($0.baseAddress!, count: points.count, into: out, scratch: scratch) }
+        for (i, point) in points.enumerated() {
+            let expected = buffer.sampleLinear(point.x, point.y)
+            #expect(Pixel(out.r[i], out.g[i], out.b[i], out.a[i]) == expected, "\(point)")
+        }
+        // Halfway between pixel centres (-1, 4), (0, 4), (-1, 5), (0, 5): their mean, x·y = (-4 + 0 - 5 + 0) / 4.
+        #expect(Pixel(out.r[0], out.g[0], out.b[0], out.a[0]) == Pixel(-0.5, 4.5, -2.25, 1))
+    }
+
     @Test func fusedEqualsUnfused() throws {
         let source = TestImages.pattern()
         let steps: [(String, [String: FilterValue])] = [

@@ -66,6 +66,49 @@ public final class PixelBuffer: @unchecked Sendable {
         return top + (bottom - top) * ty
     }
 
+    /// Bilinear samples at `points`, written planar (the renderer's warp path). A first plain loop, which the
+    /// compiler vectorises, turns each point into its top-left texel's offset and its weights; a second reads
+    /// the four texels. Points whose texels are not all inside take `sampleLinear`'s checked path.
+    /// `scratch` holds 12 bytes a point.
+    func sampleLinear(_ points: UnsafePointer<SIMD2<Float>>, count: Int, into out: PlanarRow,
+                      scratch: UnsafeMutableRawPointer) {
+        // The first loop vectorises only as written: coordinates read as plain floats (element reads of SIMD2
+        // stop it), three output arrays (more pointers exceed LLVM's run-time alias checks), selects rather
+        // than `&&`. Offset -1 marks a point for the checked path.
+        let offsets = scratch.bindMemory(to: Int32.self, capacity: count)
+        let tx = (scratch + 4 * count).bindMemory(to: Float.self, capacity: count)
+        let ty = (scratch + 8 * count).bindMemory(to: Float.self, capacity: count)
+        let xy = UnsafeRawPointer(points).assumingMemoryBound(to: Float.self)
+        let left = Float(rect.x), bottom = Float(rect.y)
+        let lastX = Float(rect.maxX - 1), lastY = Float(rect.maxY - 1), width = Int32(rect.width)
+        for i in 0..<count {
+            let fx = xy[2 * i] - 0.5, fy = xy[2 * i + 1] - 0.5
+            let flx = fx.rounded(.down), fly = fy.rounded(.down)
+            // NaN fails every comparison, so it takes the checked path too.
+            let inside = (flx >= left ? 1 : 0) & (flx < lastX ? 1 : 0) & (fly >= bottom ? 1 : 0) & (fly < lastY ? 1 : 0) as Int32
+            // Positions clamped into the buffer (NaN to its corner) before the conversion, which is undefined
+            // for huge or NaN values; the offset is used only inside.
+            let gx = flx > left ? flx : left, gy = fly > bottom ? fly : bottom
+            let cx = gx < lastX ? gx : lastX, cy = gy < lastY ? gy : lastY
+            let offset = Int32(cy - bottom) &* width &+ Int32(cx - left)
+            offsets[i] = inside != 0 ? offset : -1
+            tx[i] = fx - flx; ty[i] = fy - fly
+        }
+        let stride = rect.width
+        for i in 0..<count {
+            let value: Pixel
+            if offsets[i] >= 0 {
+                let p = pixels + Int(offsets[i]), q = p + stride
+                let top = p[0] + (p[1] - p[0]) * tx[i]
+                let bottom = q[0] + (q[1] - q[0]) * tx[i]
+                value = top + (bottom - top) * ty[i]
+            } else {
+                value = sampleLinear(points[i].x, points[i].y)
+            }
+            out.r[i] = value.x; out.g[i] = value.y; out.b[i] = value.z; out.a[i] = value.w
+        }
+    }
+
     @inline(__always) public func sampleNearest(_ sx: Float, _ sy: Float) -> Pixel {
         let fx = sx.rounded(.down), fy = sy.rounded(.down)
         guard fx >= Float(rect.x), fx < Float(rect.maxX), fy >= Float(rect.y), fy < Float(rect.maxY)
