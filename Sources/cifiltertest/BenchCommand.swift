@@ -78,7 +78,9 @@ struct BenchCommand: ParsableCommand {
 /// The benchmark's cases, as graphs over one source image.
 enum BenchCases {
     static func all(_ source: Image) throws -> [(String, () throws -> Image)] {
-        [
+        let e = source.extent
+        let centre: FilterValue = .vector([e.midX, e.midY])
+        return [
             ("a vintage dailies chain", { try vintageDailies(source) }),
             ("b warm fade (one custom kernel)", { warmFade(source) }),
             ("c CIGaussianBlur radius 10", { try source.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(10)]) }),
@@ -90,19 +92,19 @@ enum BenchCases {
             ("h CIVividLightBlendMode over sepia", { try source.applyingFilter("CIVividLightBlendMode", parameters: [
                 "inputBackgroundImage": .image(try source.applyingFilter("CISepiaTone"))]) }),
             ("i CIZoomBlur amount 20", { try source.applyingFilter("CIZoomBlur", parameters: [
-                "inputCenter": .vector([source.extent.midX, source.extent.midY]), "inputAmount": .number(20)]) }),
+                "inputCenter": centre, "inputAmount": .number(20)]) }),
             ("j CIMorphologyMaximum radius 20", { try source.applyingFilter("CIMorphologyMaximum", parameters: [
                 "inputRadius": .number(20)]) }),
             ("k CILanczosScaleTransform 0.5", { try source.applyingFilter("CILanczosScaleTransform", parameters: [
                 "inputScale": .number(0.5)]) }),
             ("l CITwelvefoldReflectedTile", { try source.applyingFilter("CITwelvefoldReflectedTile", parameters: [
-                "inputCenter": .vector([source.extent.midX, source.extent.midY])]).cropped(to: source.extent) }),
+                "inputCenter": centre]).cropped(to: e) }),
             ("m CIDroste", { try source.applyingFilter("CIDroste", parameters: [
-                "inputInsetPoint0": .vector([source.extent.width * 0.35, source.extent.height * 0.3]),
-                "inputInsetPoint1": .vector([source.extent.width * 0.65, source.extent.height * 0.7])]).cropped(to: source.extent) }),
+                "inputInsetPoint0": .vector([e.width * 0.35, e.height * 0.3]),
+                "inputInsetPoint1": .vector([e.width * 0.65, e.height * 0.7])]).cropped(to: e) }),
             ("n CIPageCurlTransition time 0.5", { try pageCurl(source) }),
             ("o CITwirlDistortion", { try source.applyingFilter("CITwirlDistortion", parameters: [
-                "inputCenter": .vector([source.extent.midX, source.extent.midY]), "inputRadius": .number(500),
+                "inputCenter": centre, "inputRadius": .number(500),
                 "inputAngle": .number(3.14)]) }),
         ]
     }

@@ -53,17 +53,18 @@ public final class PixelBuffer: @unchecked Sendable {
         let ix = Int(flx), iy = Int(fly)
         let tx = fx - flx, ty = fy - fly
         if ix >= rect.x, ix + 1 < rect.maxX, iy >= rect.y, iy + 1 < rect.maxY {
-            let p = pixels + (iy - rect.y) * rect.width + (ix - rect.x)
-            let top = p[0] + (p[1] - p[0]) * tx
-            let q = p + rect.width
-            let bottom = q[0] + (q[1] - q[0]) * tx
-            return top + (bottom - top) * ty
+            let p = pixels + (iy - rect.y) * rect.width + (ix - rect.x), q = p + rect.width
+            return Self.bilinear(p[0], p[1], q[0], q[1], tx, ty)
         }
-        let p00 = pixel(x: ix, y: iy), p10 = pixel(x: ix + 1, y: iy)
-        let p01 = pixel(x: ix, y: iy + 1), p11 = pixel(x: ix + 1, y: iy + 1)
-        let top = p00 + (p10 - p00) * tx
-        let bottom = p01 + (p11 - p01) * tx
-        return top + (bottom - top) * ty
+        return Self.bilinear(pixel(x: ix, y: iy), pixel(x: ix + 1, y: iy), pixel(x: ix, y: iy + 1),
+                             pixel(x: ix + 1, y: iy + 1), tx, ty)
+    }
+
+    /// The bilinear blend of a texel's four corners (bottom row first) at fractions `tx`, `ty`.
+    @inline(__always) static func bilinear(_ p00: Pixel, _ p10: Pixel, _ p01: Pixel, _ p11: Pixel,
+                                           _ tx: Float, _ ty: Float) -> Pixel {
+        let bottom = p00 + (p10 - p00) * tx, top = p01 + (p11 - p01) * tx
+        return bottom + (top - bottom) * ty
     }
 
     /// Bilinear samples at `points`, written planar (the renderer's warp path). A first plain loop, which the
@@ -99,9 +100,7 @@ public final class PixelBuffer: @unchecked Sendable {
             let value: Pixel
             if offsets[i] >= 0 {
                 let p = pixels + Int(offsets[i]), q = p + stride
-                let top = p[0] + (p[1] - p[0]) * tx[i]
-                let bottom = q[0] + (q[1] - q[0]) * tx[i]
-                value = top + (bottom - top) * ty[i]
+                value = Self.bilinear(p[0], p[1], q[0], q[1], tx[i], ty[i])
             } else {
                 value = sampleLinear(points[i].x, points[i].y)
             }
