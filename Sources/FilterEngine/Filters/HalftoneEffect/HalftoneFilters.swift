@@ -87,9 +87,7 @@ enum HalftoneFilters {
         let k = 2 * Float.pi / width
         let ramp = band(width: width, sharpness: sharpness)
         let w = ColorMath.lumaWeights
-        let table = UnsafeMutablePointer<Float>.allocate(capacity: 257)
-        table.initialize(from: dotDistribution, count: 257)
-        let holder = TableHolder(table)
+        let holder = TableHolder(copying: dotDistribution)
         return ColorKernel(name: "halftone") { span in
             let table = holder.table
             let out = span.out
@@ -127,9 +125,7 @@ enum HalftoneFilters {
         let cs = angles.map { cos($0) }, sn = angles.map { sin($0) }
         let (c0, c1, c2, c3) = (cs[0], cs[1], cs[2], cs[3])
         let (s0, s1, s2, s3) = (sn[0], sn[1], sn[2], sn[3])
-        let table = UnsafeMutablePointer<Float>.allocate(capacity: 257)
-        table.initialize(from: dotDistribution, count: 257)
-        let holder = TableHolder(table)
+        let holder = TableHolder(copying: dotDistribution)
         return ColorKernel(name: "cmykHalftone") { span in
             let table = holder.table
             let out = span.out
@@ -160,6 +156,10 @@ enum HalftoneFilters {
 /// Owns a small look-up table for the lifetime of the kernels that read it.
 final class TableHolder: @unchecked Sendable {
     let table: UnsafeMutablePointer<Float>
-    init(_ table: UnsafeMutablePointer<Float>) { self.table = table }
+    /// A copy of `values` that the kernels read through a plain pointer (no array retain or bounds check).
+    init(copying values: [Float]) {
+        table = UnsafeMutablePointer<Float>.allocate(capacity: values.count)
+        table.initialize(from: values, count: values.count)
+    }
     deinit { table.deallocate() }
 }

@@ -61,17 +61,7 @@ enum DepthAndCanny {
         let passes = min(max(try inputs.integer("inputHysteresisPasses"), 0), 20)
         guard !image.extent.isEmpty else { return image }
         let extent = image.extent
-        let w = ColorMath.lumaWeights
-        let luma = ColorKernel(name: "cannyLuma") { span in
-            let o = span.out
-            for i in 0..<span.count {
-                let a = o.a[i]
-                var y = a > 0 ? (o.r[i] * w.x + o.g[i] * w.y + o.b[i] * w.z) / a : 0
-                if perceptual { y = ColorMath.sRGB(fromLinear: y) }
-                o.r[i] = y; o.g[i] = y; o.b[i] = y; o.a[i] = 1
-            }
-        }.apply(extent: extent, inputs: [image])
-        let smooth = Sketch.blurInside(luma, sigma: sigma)
+        let smooth = Sketch.blurInside(Sketch.luminance(image, perceptual: perceptual), sigma: sigma)
         // Magnitude and direction sector (0: horizontal gradient, 1: 45°, 2: vertical, 3: 135°).
         let gradient = Neighbourhood.apply("cannyGradient", smooth, reach: 1) { context in
             Neighbourhood.forEach(context, reach: 1) { p, s in

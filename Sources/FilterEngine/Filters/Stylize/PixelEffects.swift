@@ -125,6 +125,19 @@ enum PixelEffects {
         return (best, bestD)
     }
 
+    /// A warp that reads each pixel's colour at its nearest seed (see `nearestSeed`), seeds placed about `center`.
+    static func seedWarp(_ name: String, _ bounds: Bounds, center: SIMD2<Double>, spacing: Float,
+                         spread: Float) -> WarpKernel {
+        let cx = Float(center.x), cy = Float(center.y)
+        return WarpKernel(name: name) { coords, x0, y, count in
+            let py = Float(y) + 0.5 - cy
+            for i in 0..<count {
+                let seed = nearestSeed(Float(x0 + i) + 0.5 - cx, py, spacing: spacing, spread: spread).point
+                coords[i] = bounds.clamp(seed.x + cx, seed.y + cy)
+            }
+        }
+    }
+
     /// Polygonal cells around random seed points (one per `inputRadius` grid square), each filled with the
     /// input colour at its seed: a Voronoi diagram of the seeds.
     static func crystallize(_ inputs: FilterInputs) throws -> Image {
@@ -134,14 +147,7 @@ enum PixelEffects {
         let bounds = Bounds(image.extent)
         // Cells of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
-        let r = Float(radius), cx = Float(center.x), cy = Float(center.y)
-        let kernel = WarpKernel(name: "crystallize") { coords, x0, y, count in
-            let py = Float(y) + 0.5 - cy
-            for i in 0..<count {
-                let seed = nearestSeed(Float(x0 + i) + 0.5 - cx, py, spacing: r, spread: 1).point
-                coords[i] = bounds.clamp(seed.x + cx, seed.y + cy)
-            }
-        }
+        let kernel = seedWarp("crystallize", bounds, center: center, spacing: Float(radius), spread: 1)
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -radius, dy: -radius).integral
         return kernel.apply(extent: extent, input: image) { rect in
             rect.insetBy(dx: -2 * radius - 1, dy: -2 * radius - 1)
@@ -160,13 +166,7 @@ enum PixelEffects {
         let r = Float(radius), spacing = 2 * r, cx = Float(center.x), cy = Float(center.y)
         // Seeds spread over the middle half of each square: neighbouring dots sit between r and 3r apart.
         let spread: Float = 0.5
-        let colours = WarpKernel(name: "pointillizeColour") { coords, x0, y, count in
-            let py = Float(y) + 0.5 - cy
-            for i in 0..<count {
-                let seed = nearestSeed(Float(x0 + i) + 0.5 - cx, py, spacing: spacing, spread: spread).point
-                coords[i] = bounds.clamp(seed.x + cx, seed.y + cy)
-            }
-        }
+        let colours = seedWarp("pointillizeColour", bounds, center: center, spacing: spacing, spread: spread)
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -radius, dy: -radius).integral
         let dots = colours.apply(extent: extent, input: image) { rect in
             rect.insetBy(dx: -2 * Double(spacing) - 1, dy: -2 * Double(spacing) - 1)

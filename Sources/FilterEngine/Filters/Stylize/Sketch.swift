@@ -3,14 +3,16 @@ import Foundation
 /// Tone and sketch effects built from blurs and edge operators: highlight/shadow adjustment, line overlay,
 /// edge work (a woodcut look) and the comic effect.
 enum Sketch {
-    /// The straight-colour luminance of a premultiplied span, in place (grey, alpha 1).
-    static func luminance(_ image: Image) -> Image {
+    /// The straight-colour luminance of a premultiplied span, in place (grey, alpha 1); sRGB-encoded when
+    /// `perceptual`.
+    static func luminance(_ image: Image, perceptual: Bool = false) -> Image {
         let w = ColorMath.lumaWeights
         return ColorKernel(name: "luminance") { span in
             let o = span.out
             for i in 0..<span.count {
                 let a = o.a[i]
-                let y = a > 0 ? (o.r[i] * w.x + o.g[i] * w.y + o.b[i] * w.z) / a : 0
+                var y = a > 0 ? (o.r[i] * w.x + o.g[i] * w.y + o.b[i] * w.z) / a : 0
+                if perceptual { y = ColorMath.sRGB(fromLinear: y) }
                 o.r[i] = y; o.g[i] = y; o.b[i] = y; o.a[i] = 1
             }
         }.apply(extent: image.extent, inputs: [image])

@@ -38,13 +38,13 @@ enum StylizeFilters {
     }
 
     /// Of the colour channels, the one whose gradient is strongest at the pixel gives its horizontal derivative
-    /// in red and its vertical derivative in green (signed, per pixel of distance); blue 0, alpha 1.
-    static func gradients(_ name: String, _ image: Image, reach: Int,
-                          _ derivative: @escaping @Sendable (UnsafeMutablePointer<Pixel>, Int) -> (gx: Pixel, gy: Pixel)) -> Image {
+    /// in red and its vertical derivative in green (signed, per pixel of distance); blue 0, alpha 1. Generic over
+    /// the operator so that its derivative specialises into the per-pixel loop (no closure call per pixel).
+    static func gradients<Operator: GradientOperator>(_ name: String, _ image: Image, _: Operator.Type) -> Image {
         guard !image.extent.isEmpty else { return image }
-        return Neighbourhood.apply(name, image, reach: reach) { context in
-            Neighbourhood.forEach(context, reach: reach) { p, s in
-                let (gx, gy) = derivative(p, s)
+        return Neighbourhood.apply(name, image, reach: Operator.reach) { context in
+            Neighbourhood.forEach(context, reach: Operator.reach) { p, s in
+                let (gx, gy) = Operator.derivatives(p, s)
                 let m = gx * gx + gy * gy
                 var x = gx.x, y = gy.x, best = m.x
                 if m.y > best { x = gx.y; y = gy.y; best = m.y }
@@ -55,7 +55,7 @@ enum StylizeFilters {
     }
 
     static func sobelGradients(_ inputs: FilterInputs) throws -> Image {
-        gradients("sobelGradients", try inputs.image("inputImage"), reach: 1, Neighbourhood.sobel)
+        gradients("sobelGradients", try inputs.image("inputImage"), SobelOperator.self)
     }
 
     /// 5×5 odd Gabor taps (a Gaussian envelope of σ 1.25 times a sine of period 8 pixels along the derivative's
@@ -74,9 +74,29 @@ enum StylizeFilters {
     }()
 
     static func gaborGradients(_ inputs: FilterInputs) throws -> Image {
-        let taps = gaborTaps
-        return gradients("gaborGradients", try inputs.image("inputImage"), reach: 2) { p, s in
-            var gx = Pixel(0, 0, 0, 0), gy = Pixel(0, 0, 0, 0)
+        gradients("gaborGradients", try inputs.image("inputImage"), GaborOperator.self)
+    }
+}
+
+/// A derivative stencil for `StylizeFilters.gradients`: per-channel x and y derivatives of the pixel at `p`
+/// (row stride `s`), reading at most `reach` pixels away.
+protocol GradientOperator {
+    static var reach: Int { get }
+    static func derivatives(_ p: UnsafeMutablePointer<Pixel>, _ s: Int) -> (gx: Pixel, gy: Pixel)
+}
+
+enum SobelOperator: GradientOperator {
+    static var reach: Int { 1 }
+    @inline(__always) static func derivatives(_ p: UnsafeMutablePointer<Pixel>, _ s: Int) -> (gx: Pixel, gy: Pixel) {
+        Neighbourhood.sobel(p, s)
+    }
+}
+
+enum GaborOperator: GradientOperator {
+    static var reach: Int { 2 }
+    @inline(__always) static func derivatives(_ p: UnsafeMutablePointer<Pixel>, _ s: Int) -> (gx: Pixel, gy: Pixel) {
+        var gx = Pixel(0, 0, 0, 0), gy = Pixel(0, 0, 0, 0)
+        StylizeFilters.gaborTaps.withUnsafeBufferPointer { taps in
             for dy in -2...2 {
                 for dx in -2...2 {
                     let v = p[dx + dy * s]
@@ -84,7 +104,7 @@ enum StylizeFilters {
                     gy += v * taps[(dx + 2) * 5 + dy + 2]
                 }
             }
-            return (gx, gy)
         }
+        return (gx, gy)
     }
 }
