@@ -25,9 +25,8 @@ extension DistortionFilters {
                 let out = context.output.row(y) + (rect.x - context.output.rect.x)
                 let py = Float(y) + 0.5
                 for i in 0..<rect.width {
-                    let d = displacement.pixel(x: rect.x + i, y: y)
-                    let inv: Float = d.w > 0 ? 1 / d.w : 0
-                    let r = min(max(d.x * inv, 0), 1), g = min(max(d.y * inv, 0), 1)
+                    let d = ColorMath.unpremultiplied(displacement.pixel(x: rect.x + i, y: y))
+                    let r = ColorMath.clamp01(d.x), g = ColorMath.clamp01(d.y)
                     out[i] = source.sampleLinear(Float(rect.x + i) + 0.5 + s * (r - 0.5), py + s * (g - 0.5))
                 }
             }
@@ -73,9 +72,8 @@ extension DistortionFilters {
                 for i in 0..<width {
                     var tx = rect.x - 1 + i - shiftX
                     if periodic { tx = tile.x + ((tx - tile.x) % tile.width + tile.width) % tile.width }
-                    let p = heights.pixel(x: tx, y: ty)
-                    let inv: Float = p.w > 0 ? 1 / p.w : 0
-                    row[i] = (p.x * w.x + p.y * w.y + p.z * w.z) * inv
+                    let p = ColorMath.unpremultiplied(heights.pixel(x: tx, y: ty))
+                    row[i] = p.x * w.x + p.y * w.y + p.z * w.z
                 }
             }
             var below = rows, middle = rows + width, above = rows + 2 * width

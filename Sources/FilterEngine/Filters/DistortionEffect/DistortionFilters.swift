@@ -47,9 +47,6 @@ enum DistortionFilters {
                 xy[2 * i + 1] = s * dx + c * dy + cy
             }
         }
-        let disc = Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
-        return kernel.apply(extent: image.extent, input: image) { rect in
-            rect.intersection(disc).isEmpty ? rect.insetBy(dx: -1, dy: -1) : rect.union(disc).insetBy(dx: -1, dy: -1)
-        }
+        return kernel.apply(extent: image.extent, input: image, roi: DistortionGeometry.discROI(center.x, center.y, radius))
     }
 }

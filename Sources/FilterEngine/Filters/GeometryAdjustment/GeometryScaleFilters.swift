@@ -3,35 +3,28 @@ import Foundation
 /// Scale transforms, straighten, clamp, nearest sampling and the four-point perspective filters.
 extension GeometryFilters {
     /// inputScale scales both axes; inputAspectRatio multiplies the horizontal scale only.
-    static func scaleFactors(_ inputs: FilterInputs) throws -> (Double, Double) {
+    static func scaled(_ inputs: FilterInputs, _ filter: Resampling.Filter) throws -> Image {
+        let image = try inputs.image("inputImage")
         let scale = try inputs.number("inputScale"), aspect = try inputs.number("inputAspectRatio")
-        return (scale * aspect, scale)
+        let (sx, sy) = (scale * aspect, scale)
+        if sx == 1 && sy == 1 { return image }
+        return Resampling.scale(image, sx: sx, sy: sy, filter: filter)
     }
 
     /// Lanczos-3 resampling, separable, the kernel widened by 1/scale when shrinking.
     static func lanczosScale(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage")
-        let (sx, sy) = try scaleFactors(inputs)
-        if sx == 1 && sy == 1 { return image }
-        return Resampling.scale(image, sx: sx, sy: sy, filter: .lanczos3)
+        try scaled(inputs, .lanczos3)
     }
 
     /// Cubic resampling from the Mitchell–Netravali family (B = 0, C = 0.75 by default).
     static func bicubicScale(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage")
-        let (sx, sy) = try scaleFactors(inputs)
-        if sx == 1 && sy == 1 { return image }
-        let b = try inputs.number("inputB"), c = try inputs.number("inputC")
-        return Resampling.scale(image, sx: sx, sy: sy, filter: .cubic(b: b, c: c))
+        try scaled(inputs, .cubic(b: try inputs.number("inputB"), c: try inputs.number("inputC")))
     }
 
     /// Each output pixel the per-channel maximum of the source pixels it covers (thin bright lines survive
     /// shrinking); enlarging repeats pixels.
     static func maximumScale(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage")
-        let (sx, sy) = try scaleFactors(inputs)
-        if sx == 1 && sy == 1 { return image }
-        return Resampling.scale(image, sx: sx, sy: sy, filter: .maximum)
+        try scaled(inputs, .maximum)
     }
 
     /// Rotates about the centre of the extent and enlarges just enough that the rotated picture covers the

@@ -22,6 +22,11 @@ enum Resampling {
             }
         }
 
+        var isMaximum: Bool {
+            if case .maximum = self { return true }
+            return false
+        }
+
         @inline(__always) func weight(_ x: Double) -> Double {
             switch self {
             case .lanczos3:
@@ -84,7 +89,7 @@ enum Resampling {
         for k in 0..<count {
             let centre = (Double(first + k) + 0.5) / s
             var lo: Int, hi: Int
-            if case .maximum = filter {
+            if filter.isMaximum {
                 // Source pixels whose centres fall inside the output pixel's footprint; at least the nearest one.
                 lo = Int(((Double(first + k)) / s - 0.5).rounded(.up))
                 hi = Int(((Double(first + k + 1)) / s - 0.5).rounded(.up)) - 1
@@ -102,7 +107,7 @@ enum Resampling {
             t.start.append(lo)
             t.count.append(hi - lo + 1)
             t.offset.append(t.weights.count)
-            if case .maximum = filter { continue }
+            if filter.isMaximum { continue }
             var sum = 0.0
             let base = t.weights.count
             for i in lo...hi {
@@ -125,6 +130,7 @@ enum Resampling {
         let extent = scaledExtent(image.extent, scale: s, vertical: vertical)
         let source = image.pixelExtent
         let reach = filter.support / min(s, 1) + 2
+        let isMaximum = filter.isMaximum
         let kernel = GeneralKernel(name: vertical ? "resampleY" : "resampleX", roi: { _, r in
             if vertical {
                 let lo = Int((Double(r.y) / s - reach).rounded(.down)), hi = Int((Double(r.maxY) / s + reach).rounded(.up))
@@ -148,15 +154,12 @@ enum Resampling {
                     guard x1 > x0, !avail.isEmpty else { continue }
                     let dst = out + (x0 - r.x)
                     let n = x1 - x0
-                    if case .maximum = filter {
+                    if isMaximum {
                         dst.update(from: input.row(t.start[k]) + (x0 - input.rect.x), count: n)
                         if t.count[k] > 1 {
                             for j in 1..<t.count[k] {
                                 let src = input.row(t.start[k] + j) + (x0 - input.rect.x)
-                                for i in 0..<n {
-                                    let a = dst[i], b = src[i]
-                                    dst[i] = Pixel(max(a.x, b.x), max(a.y, b.y), max(a.z, b.z), max(a.w, b.w))
-                                }
+                                for i in 0..<n { dst[i] = pointwiseMax(dst[i], src[i]) }
                             }
                         }
                         continue
@@ -181,12 +184,9 @@ enum Resampling {
                     t.weights.withUnsafeBufferPointer { weights in
                         for k in 0..<r.width {
                             let start = t.start[k]
-                            if case .maximum = filter {
+                            if isMaximum {
                                 var m = src[start]
-                                for j in 1..<max(1, t.count[k]) {
-                                    let b = src[start + j]
-                                    m = Pixel(max(m.x, b.x), max(m.y, b.y), max(m.z, b.z), max(m.w, b.w))
-                                }
+                                for j in 1..<max(1, t.count[k]) { m = pointwiseMax(m, src[start + j]) }
                                 out[k] = m
                             } else {
                                 var acc = Pixel(0, 0, 0, 0)

@@ -23,15 +23,14 @@ enum TileFilters {
 
     /// Centre, angle and width of the common tile inputs. A zero width is taken as a tiny one: the limit, every
     /// pixel showing the colour at the centre.
-    static func frame(_ inputs: FilterInputs) throws -> TileFrame? {
+    static func frame(_ inputs: FilterInputs) throws -> TileFrame {
         let width = max(1e-3, try inputs.number("inputWidth"))
         return TileFrame(center: try inputs.point("inputCenter"), angle: try inputs.number("inputAngle"), width: width)
     }
 
     static func tiled<F: TileFold>(_ inputs: FilterInputs, _ fold: F, _ name: String) throws -> Image {
         let image = try inputs.image("inputImage")
-        guard let f = try frame(inputs) else { return .empty }
-        return TileLattice.warp(image, frame: f, fold: fold, name: name)
+        return TileLattice.warp(image, frame: try frame(inputs), fold: fold, name: name)
     }
 
     static func fourfoldTranslated(_ inputs: FilterInputs) throws -> Image {
@@ -154,24 +153,13 @@ enum TileFilters {
                 coords[i] = SIMD2(cx + fx * ca - fy * sa, cy + fx * sa + fy * ca)
             }
         }
-        let extent: Rect
-        if e.isInfinite {
-            extent = .infinite
-        } else {
-            var reach = 0.0
-            for (x, y) in [(e.minX, e.minY), (e.maxX, e.minY), (e.minX, e.maxY), (e.maxX, e.maxY)] {
-                reach = max(reach, ((x - center.x) * (x - center.x) + (y - center.y) * (y - center.y)).squareRoot())
-            }
-            extent = Rect(x: center.x - reach, y: center.y - reach, width: 2 * reach, height: 2 * reach).integral
-        }
+        let extent = e.isInfinite ? Rect.infinite
+            : DistortionGeometry.discBox(center.x, center.y, DistortionGeometry.distanceRange(e, center.x, center.y).1).integral
         let half = Double.pi / count
         return kernel.apply(extent: extent, input: image) { rect in
-            // The source wedge from the centre to the rectangle's farthest corner.
-            var reach = 0.0
-            for (x, y) in [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY)] {
-                reach = max(reach, ((x - center.x) * (x - center.x) + (y - center.y) * (y - center.y)).squareRoot())
-            }
             if rect.isInfinite { return e }
+            // The source wedge from the centre to the rectangle's farthest corner.
+            let reach = DistortionGeometry.distanceRange(rect, center.x, center.y).1
             return sectorBounds(center: center, radius: reach, from: angle, to: angle + half)
                 .insetBy(dx: -1, dy: -1).intersection(e)
         }
@@ -249,14 +237,14 @@ enum TileFilters {
     static func opTile(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let scale = try inputs.number("inputScale")
-        guard let f = try frame(inputs) else { return .empty }
-        let s = Float(scale)
+        let f = try frame(inputs)
+        let s = Float(scale), invW = 1 / f.width
         let kernel = WarpKernel(name: "opTile") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - f.cy
             for i in 0..<count {
                 let dx = Float(x0 + i) + 0.5 - f.cx
-                let u = (dx * f.cosA + dy * f.sinA) / f.width
-                let v = (dy * f.cosA - dx * f.sinA) / f.width
+                let u = (dx * f.cosA + dy * f.sinA) * invW
+                let v = (dy * f.cosA - dx * f.sinA) * invW
                 let cu = (u + 0.5).rounded(.down), cv = (v + 0.5).rounded(.down)
                 let su = (cu + (u - cu) * s) * f.width, sv = (cv + (v - cv) * s) * f.width
                 coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA, f.cy + su * f.sinA + sv * f.cosA)

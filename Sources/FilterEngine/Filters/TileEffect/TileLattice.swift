@@ -107,34 +107,39 @@ enum TileLattice {
 
 // MARK: Folds
 
-/// Translations along a parallelogram lattice (sides 1 and 1 at `acute` from each other).
-struct TranslatedFold: TileFold {
-    let cosB: Float, sinB: Float
+/// A parallelogram lattice (sides 1 and 1 at `acute` from each other), in lattice coordinates (a, b): b runs
+/// along the slanted side, a along the u axis. Its sine is held away from 0 so the lattice never degenerates.
+struct ParallelogramLattice: Sendable {
+    let cosB: Float, sinB: Float, invSinB: Float
     init(acute: Double) {
         let s = sin(acute)
         cosB = Float(cos(acute)); sinB = Float(abs(s) < 0.01 ? (s < 0 ? -0.01 : 0.01) : s)
+        invSinB = 1 / sinB
     }
-    var reach: Double { 1.5 }
-    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
-        let b = TileLattice.wrap(v / sinB)
-        let a = TileLattice.wrap(u - (v / sinB) * cosB)
+
+    /// Folds (u, v) by folding each lattice coordinate into [-0.5, 0.5] with `f` (wrap or reflect).
+    @inline(__always) func fold(_ u: Float, _ v: Float, _ f: (Float) -> Float) -> SIMD2<Float> {
+        let t = v * invSinB
+        let b = f(t)
+        let a = f(u - t * cosB)
         return SIMD2(a + b * cosB, b * sinB)
     }
 }
 
+/// Translations along a parallelogram lattice.
+struct TranslatedFold: TileFold {
+    let lattice: ParallelogramLattice
+    init(acute: Double) { lattice = ParallelogramLattice(acute: acute) }
+    var reach: Double { 1.5 }
+    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.wrap) }
+}
+
 /// Reflections across the sides of a parallelogram (a rectangle at a right angle: four-way symmetry).
 struct ReflectedFold: TileFold {
-    let cosB: Float, sinB: Float
-    init(acute: Double) {
-        let s = sin(acute)
-        cosB = Float(cos(acute)); sinB = Float(abs(s) < 0.01 ? (s < 0 ? -0.01 : 0.01) : s)
-    }
+    let lattice: ParallelogramLattice
+    init(acute: Double) { lattice = ParallelogramLattice(acute: acute) }
     var reach: Double { 1.5 }
-    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
-        let b = TileLattice.reflect(v / sinB)
-        let a = TileLattice.reflect(u - (v / sinB) * cosB)
-        return SIMD2(a + b * cosB, b * sinB)
-    }
+    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.reflect) }
 }
 
 /// Quarter turns about the tile corners (wallpaper group p4).
