@@ -4,14 +4,6 @@ import Foundation
 /// Every stage reads its input through bounds-safe row copies (outside the input is transparent), so the
 /// buffers the renderer hands over may be smaller than the region of interest.
 enum BlurStages {
-    @inline(__always) static func pmax(_ a: Pixel, _ b: Pixel) -> Pixel {
-        Pixel(Swift.max(a.x, b.x), Swift.max(a.y, b.y), Swift.max(a.z, b.z), Swift.max(a.w, b.w))
-    }
-
-    @inline(__always) static func pmin(_ a: Pixel, _ b: Pixel) -> Pixel {
-        Pixel(Swift.min(a.x, b.x), Swift.min(a.y, b.y), Swift.min(a.z, b.z), Swift.min(a.w, b.w))
-    }
-
     static func grow(_ extent: Rect, _ dx: Int, _ dy: Int) -> Rect {
         extent.isInfinite ? extent : extent.insetBy(dx: -Double(dx), dy: -Double(dy))
     }
@@ -250,12 +242,12 @@ enum BlurStages {
                 defer { line.deallocate(); g.deallocate(); hh.deallocate() }
                 for y in r.y..<r.maxY {
                     source.readRow(x0: r.x - before, y: y, count: length, into: line)
-                    for i in 0..<length { g[i] = i % n == 0 ? line[i] : pmax(g[i - 1], line[i]) }
+                    for i in 0..<length { g[i] = i % n == 0 ? line[i] : ColorMath.componentMax(g[i - 1], line[i]) }
                     for i in stride(from: length - 1, through: 0, by: -1) {
-                        hh[i] = (i == length - 1 || (i + 1) % n == 0) ? line[i] : pmax(hh[i + 1], line[i])
+                        hh[i] = (i == length - 1 || (i + 1) % n == 0) ? line[i] : ColorMath.componentMax(hh[i + 1], line[i])
                     }
                     let out = context.output.row(y) + (r.x - context.output.rect.x)
-                    for i in 0..<r.width { out[i] = pmax(hh[i], g[i + n - 1]) }
+                    for i in 0..<r.width { out[i] = ColorMath.componentMax(hh[i], g[i + n - 1]) }
                 }
             } else {
                 let width = r.width, length = r.height + n - 1
@@ -268,21 +260,21 @@ enum BlurStages {
                     let src = lines + j * width, dst = g + j * width
                     if j % n == 0 { dst.update(from: src, count: width) } else {
                         let prev = dst - width
-                        for i in 0..<width { dst[i] = pmax(prev[i], src[i]) }
+                        for i in 0..<width { dst[i] = ColorMath.componentMax(prev[i], src[i]) }
                     }
                 }
                 for j in stride(from: length - 1, through: 0, by: -1) {
                     let src = lines + j * width, dst = hh + j * width
                     if j == length - 1 || (j + 1) % n == 0 { dst.update(from: src, count: width) } else {
                         let next = dst + width
-                        for i in 0..<width { dst[i] = pmax(next[i], src[i]) }
+                        for i in 0..<width { dst[i] = ColorMath.componentMax(next[i], src[i]) }
                     }
                 }
                 for y in r.y..<r.maxY {
                     let j = y - r.y
                     let out = context.output.row(y) + (r.x - context.output.rect.x)
                     let a = hh + j * width, b = g + (j + n - 1) * width
-                    for i in 0..<width { out[i] = pmax(a[i], b[i]) }
+                    for i in 0..<width { out[i] = ColorMath.componentMax(a[i], b[i]) }
                 }
             }
         }
@@ -321,7 +313,7 @@ enum BlurStages {
                     let prev = t + (k - 1) * length, cur = t + k * length
                     let valid = length - (1 << k) + 1
                     if valid <= 0 { break }
-                    for i in 0..<valid { cur[i] = pmax(prev[i], prev[i + span]) }
+                    for i in 0..<valid { cur[i] = ColorMath.componentMax(prev[i], prev[i + span]) }
                 }
             }
             // Floor log2 of each span length 2w+1.
@@ -346,7 +338,7 @@ enum BlurStages {
                             let table = t + level * length
                             // Span [x - hw, x + hw] → line index [big - hw + i, big + hw + i].
                             let lo = table + (big - hw), hi = table + (big + hw + 1 - (1 << level))
-                            for i in 0..<width { out[i] = pmax(out[i], pmax(lo[i], hi[i])) }
+                            for i in 0..<width { out[i] = ColorMath.componentMax(out[i], ColorMath.componentMax(lo[i], hi[i])) }
                         }
                     }
                 }
@@ -380,7 +372,7 @@ enum BlurStages {
                     var p3 = b[i], p4 = b[i + 1], p5 = b[i + 2]
                     var p6 = c[i], p7 = c[i + 1], p8 = c[i + 2]
                     @inline(__always) func sort(_ x: inout Pixel, _ y: inout Pixel) {
-                        let lo = pmin(x, y), hi = pmax(x, y); x = lo; y = hi
+                        let lo = ColorMath.componentMin(x, y), hi = ColorMath.componentMax(x, y); x = lo; y = hi
                     }
                     sort(&p1, &p2); sort(&p4, &p5); sort(&p7, &p8)
                     sort(&p0, &p1); sort(&p3, &p4); sort(&p6, &p7)

@@ -159,7 +159,7 @@ enum Resampling {
                         if t.count[k] > 1 {
                             for j in 1..<t.count[k] {
                                 let src = input.row(t.start[k] + j) + (x0 - input.rect.x)
-                                for i in 0..<n { dst[i] = pointwiseMax(dst[i], src[i]) }
+                                for i in 0..<n { dst[i] = ColorMath.componentMax(dst[i], src[i]) }
                             }
                         }
                         continue
@@ -186,7 +186,7 @@ enum Resampling {
                             let start = t.start[k]
                             if isMaximum {
                                 var m = src[start]
-                                for j in 1..<max(1, t.count[k]) { m = pointwiseMax(m, src[start + j]) }
+                                for j in 1..<max(1, t.count[k]) { m = ColorMath.componentMax(m, src[start + j]) }
                                 out[k] = m
                             } else {
                                 var acc = Pixel(0, 0, 0, 0)
