@@ -47,16 +47,7 @@ enum TransitionFilters {
     static func dissolve(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
         if let end = p.endpoint { return end }
-        let t = p.time
-        return ColorKernel(name: "dissolve") { span in
-            let s = span.out, d = span.input(1), k = 1 - t
-            for i in 0..<span.count {
-                s.r[i] = s.r[i] * k + d.r[i] * t
-                s.g[i] = s.g[i] * k + d.g[i] * t
-                s.b[i] = s.b[i] * k + d.b[i] * t
-                s.a[i] = s.a[i] * k + d.a[i] * t
-            }
-        }.apply(extent: p.extent, inputs: [p.source, p.target])
+        return MaskBlendFilters.crossFade(from: p.source, to: p.target, amount: p.time, extent: p.extent)
     }
 
     // MARK: Swipe
