@@ -54,28 +54,15 @@ enum BlendModeFilters {
 
     // MARK: Kernel builders (generic, so each mode gets its own specialised, vectorisable loop)
 
+    /// A separable mode is the non-separable kernel with the mode applied to each component; the adaptor is
+    /// generic and inlined, so each mode still gets its own specialised loop.
     static func separable<M: SeparableBlend>(_ mode: M.Type) -> FilterImplementation {
-        { inputs in
-            let (image, background) = try CompositeFilters.operands(inputs)
-            return separableKernel(M.self).apply(extent: image.extent.union(background.extent),
-                                               inputs: [image, background])
-        }
+        nonSeparable(PerComponent<M>.self)
     }
 
-    static func separableKernel<M: SeparableBlend>(_ mode: M.Type) -> ColorKernel {
-        ColorKernel(name: "blend \(M.self)") { span in
-            let s = span.out, d = span.input(1)
-            for i in 0..<span.count {
-                let sa = s.a[i], da = d.a[i]
-                let sInv: Float = sa > 0 ? 1 / sa : 0, dInv: Float = da > 0 ? 1 / da : 0
-                let both = sa * da, keepS = 1 - da, keepD = 1 - sa
-                let sr = s.r[i], sg = s.g[i], sb = s.b[i]
-                let dr = d.r[i], dg = d.g[i], db = d.b[i]
-                s.r[i] = keepS * sr + keepD * dr + both * M.blend(sr * sInv, dr * dInv)
-                s.g[i] = keepS * sg + keepD * dg + both * M.blend(sg * sInv, dg * dInv)
-                s.b[i] = keepS * sb + keepD * db + both * M.blend(sb * sInv, db * dInv)
-                s.a[i] = sa + da - both
-            }
+    enum PerComponent<M: SeparableBlend>: NonSeparableBlend {
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB {
+            RGB(r: M.blend(s.r, b.r), g: M.blend(s.g, b.g), b: M.blend(s.b, b.b))
         }
     }
 

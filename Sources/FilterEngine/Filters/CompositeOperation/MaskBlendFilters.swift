@@ -55,7 +55,13 @@ enum MaskBlendFilters {
         if amount == 1 { return image }
         let background = try inputs.image("inputBackgroundImage")
         if amount == 0 { return background }
-        return ColorKernel(name: "mix") { span in
+        return crossFade(from: background, to: image, amount: amount,
+                         extent: image.extent.union(background.extent))
+    }
+
+    /// `from + (to − from) · amount` per premultiplied component (shared by CIMix and the dissolve transition).
+    static func crossFade(from: Image, to: Image, amount: Float, extent: Rect) -> Image {
+        ColorKernel(name: "crossFade") { span in
             let s = span.out, d = span.input(1)
             for i in 0..<span.count {
                 s.r[i] = d.r[i] + (s.r[i] - d.r[i]) * amount
@@ -63,6 +69,6 @@ enum MaskBlendFilters {
                 s.b[i] = d.b[i] + (s.b[i] - d.b[i]) * amount
                 s.a[i] = d.a[i] + (s.a[i] - d.a[i]) * amount
             }
-        }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
+        }.apply(extent: extent, inputs: [to, from])
     }
 }

@@ -5,8 +5,8 @@ import Foundation
 /// (linear, premultiplied) unless said otherwise.
 extension ReductionFilters {
     static let more: [String: FilterImplementation] = [
-        "CIAreaMaximum": { try componentwise($0, name: "areaMaximum", max) },
-        "CIAreaMinimum": { try componentwise($0, name: "areaMinimum", min) },
+        "CIAreaMaximum": { try componentwise($0, name: "areaMaximum", largest: true) },
+        "CIAreaMinimum": { try componentwise($0, name: "areaMinimum", largest: false) },
         "CIAreaMinMax": areaMinMax,
         "CIAreaMinMaxRed": areaMinMaxRed,
         "CIAreaMaximumAlpha": { try extremeAlpha($0, name: "areaMaximumAlpha", largest: true) },
@@ -59,27 +59,24 @@ extension ReductionFilters {
         (try inputs.image("inputImage"), try inputs.rect("inputExtent"))
     }
 
-    /// Component-wise extreme of every pixel in the area (a transparent pixel for an empty area).
-    static func componentwiseExtreme(_ source: PixelBuffer, _ area: PixelRect,
-                                     _ pick: (Float, Float) -> Float) -> Pixel? {
+    /// Component-wise minimum and maximum of every pixel in the area, in one pass (nil for an empty area).
+    static func componentwiseRange(_ source: PixelBuffer, _ area: PixelRect) -> (lo: Pixel, hi: Pixel)? {
         guard !area.isEmpty else { return nil }
-        var r = source.pixel(x: area.x, y: area.y).x, g = source.pixel(x: area.x, y: area.y).y
-        var b = source.pixel(x: area.x, y: area.y).z, a = source.pixel(x: area.x, y: area.y).w
+        var lo = source.pixel(x: area.x, y: area.y), hi = lo
         for y in area.y..<area.maxY {
             let row = source.row(y) + (area.x - source.rect.x)
             for x in 0..<area.width {
-                let p = row[x]
-                r = pick(r, p.x); g = pick(g, p.y); b = pick(b, p.z); a = pick(a, p.w)
+                lo = pointwiseMin(lo, row[x]); hi = pointwiseMax(hi, row[x])
             }
         }
-        return Pixel(r, g, b, a)
+        return (lo, hi)
     }
 
-    static func componentwise(_ inputs: FilterInputs, name: String,
-                              _ pick: @escaping @Sendable (Float, Float) -> Float) throws -> Image {
+    static func componentwise(_ inputs: FilterInputs, name: String, largest: Bool) throws -> Image {
         let (image, rect) = try areaInputs(inputs)
         return reduction(image, over: rect, width: 1, height: 1, name: name) { source, area in
-            [componentwiseExtreme(source, area, pick) ?? Pixel(0, 0, 0, 0)]
+            guard let range = componentwiseRange(source, area) else { return [Pixel(0, 0, 0, 0)] }
+            return [largest ? range.hi : range.lo]
         }
     }
 
@@ -87,8 +84,8 @@ extension ReductionFilters {
     static func areaMinMax(_ inputs: FilterInputs) throws -> Image {
         let (image, rect) = try areaInputs(inputs)
         return reduction(image, over: rect, width: 2, height: 1, name: "areaMinMax") { source, area in
-            [componentwiseExtreme(source, area, min) ?? Pixel(0, 0, 0, 0),
-             componentwiseExtreme(source, area, max) ?? Pixel(0, 0, 0, 0)]
+            guard let range = componentwiseRange(source, area) else { return [Pixel(0, 0, 0, 0), Pixel(0, 0, 0, 0)] }
+            return [range.lo, range.hi]
         }
     }
 
@@ -96,9 +93,8 @@ extension ReductionFilters {
     static func areaMinMaxRed(_ inputs: FilterInputs) throws -> Image {
         let (image, rect) = try areaInputs(inputs)
         return reduction(image, over: rect, width: 1, height: 1, name: "areaMinMaxRed") { source, area in
-            guard let lo = componentwiseExtreme(source, area, min), let hi = componentwiseExtreme(source, area, max)
-            else { return [Pixel(0, 0, 0, 1)] }
-            return [Pixel(lo.x, hi.x, 0, 1)]
+            guard let range = componentwiseRange(source, area) else { return [Pixel(0, 0, 0, 1)] }
+            return [Pixel(range.lo.x, range.hi.x, 0, 1)]
         }
     }
 

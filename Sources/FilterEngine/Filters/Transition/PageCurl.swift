@@ -14,8 +14,8 @@ extension TransitionFilters {
 
     static func pageCurl(_ inputs: FilterInputs, withShadow: Bool) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 || p.source.extent.isEmpty { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
+        if p.source.extent.isEmpty { return p.target.withExtent(p.extent) }
         let backside = try inputs.image("inputBacksideImage")
         let shading: Image? = withShadow ? nil : try inputs.image("inputShadingImage")
         var area = try inputs.rect("inputExtent")

@@ -21,6 +21,10 @@ enum TransitionFilters {
     struct Pair {
         let source: Image, target: Image, time: Float
         var extent: Rect { source.extent.union(target.extent) }
+        /// At time 0 the source, at time 1 the target (over the output extent); nil in between.
+        var endpoint: Image? {
+            time <= 0 ? source.withExtent(extent) : time >= 1 ? target.withExtent(extent) : nil
+        }
     }
 
     /// The two images and the time (clamped to 0…1).
@@ -42,18 +46,8 @@ enum TransitionFilters {
     /// A cross-fade in the working space (linear, premultiplied): source·(1−t) + target·t.
     static func dissolve(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 { return p.target.withExtent(p.extent) }
-        let t = p.time
-        return ColorKernel(name: "dissolve") { span in
-            let s = span.out, d = span.input(1), k = 1 - t
-            for i in 0..<span.count {
-                s.r[i] = s.r[i] * k + d.r[i] * t
-                s.g[i] = s.g[i] * k + d.g[i] * t
-                s.b[i] = s.b[i] * k + d.b[i] * t
-                s.a[i] = s.a[i] * k + d.a[i] * t
-            }
-        }.apply(extent: p.extent, inputs: [p.source, p.target])
+        if let end = p.endpoint { return end }
+        return MaskBlendFilters.crossFade(from: p.source, to: p.target, amount: p.time, extent: p.extent)
     }
 
     // MARK: Swipe
@@ -66,8 +60,7 @@ enum TransitionFilters {
     /// about 0.01, and the band's centre sits where this model puts it.
     static func swipe(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
         let area = try inputs.rect("inputExtent")
         let color = try inputs.color("inputColor").workingPixel
         let angle = try inputs.number("inputAngle")
@@ -107,8 +100,8 @@ enum TransitionFilters {
     /// source's whole length, which makes time 1 the target. How t and the offset enter is a guess from one render.
     static func barsSwipe(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 || p.source.extent.isEmpty { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
+        if p.source.extent.isEmpty { return p.target.withExtent(p.extent) }
         let angle = try inputs.number("inputAngle")
         let width = max(try inputs.number("inputWidth"), 1)
         let offset = max(try inputs.number("inputBarOffset"), 0)
@@ -152,8 +145,7 @@ enum TransitionFilters {
     /// Image's render at t = 0.96, threshold 0.8, shows the target under 20 % of white, as this gives).
     static func flash(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
         let center = try inputs.point("inputCenter")
         let area = try inputs.rect("inputExtent")
         let color = ColorMath.unpremultiplied(try inputs.color("inputColor").workingPixel)
@@ -211,8 +203,7 @@ enum TransitionFilters {
     /// swirl slightly with distance from the centre. A pixel switches when its pattern value drops below the time.
     static func mod(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
         let center = try inputs.point("inputCenter")
         let angle = Float(try inputs.number("inputAngle"))
         let radius = Float(max(try inputs.number("inputRadius"), 1))
@@ -281,8 +272,7 @@ enum TransitionFilters {
     /// onto the uncovered target.
     static func disintegrateWithMask(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
         let mask = try inputs.image("inputMaskImage")
         let radius = max(try inputs.number("inputShadowRadius"), 0)
         let density = min(max(try inputs.float("inputShadowDensity"), 0), 1)
@@ -336,8 +326,7 @@ enum TransitionFilters {
     /// off the ring are copied, only the ring resamples (three full-frame warps before took 3x as long).
     static func ripple(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
         let shading = try inputs.image("inputShadingImage")
         let center = try inputs.point("inputCenter")
         let area = try inputs.rect("inputExtent")
@@ -399,8 +388,8 @@ enum TransitionFilters {
     /// weight 1 − t), as Apple describes the filter ("folding and crossfading").
     static func accordionFold(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
-        if p.time <= 0 { return p.source.withExtent(p.extent) }
-        if p.time >= 1 || p.source.extent.isEmpty || p.source.extent.isInfinite { return p.target.withExtent(p.extent) }
+        if let end = p.endpoint { return end }
+        if p.source.extent.isEmpty || p.source.extent.isInfinite { return p.target.withExtent(p.extent) }
         let folds = max(1, Int(try inputs.number("inputNumberOfFolds").rounded()))
         let shadowAmount = min(max(try inputs.float("inputFoldShadowAmount"), 0), 1)
         let bottom = max(try inputs.number("inputBottomHeight"), 0)
