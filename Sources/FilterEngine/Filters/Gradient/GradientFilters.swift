@@ -13,17 +13,6 @@ enum GradientFilters {
         "CIDistanceGradientFromRedMask": DistanceGradient.make,
     ]
 
-    /// sRGB-encoded value → linear, tabulated at 1/1024 steps over 0…1 (linear interpolation between entries is
-    /// within 4e-7 of the curve): three powf per pixel made the colour wheel 3x slower.
-    static let decodeTable: [Float] = (0...1025).map { ColorMath.linear(fromSRGB: min(Float($0) / 1024, 1)) }
-
-    @inline(__always) static func decode(_ v: Float, _ table: UnsafePointer<Float>) -> Float {
-        let x = min(max(v, 0), 1) * 1024
-        let i = Int(x)
-        let f = x - Float(i)
-        return table[i] + (table[i + 1] - table[i]) * f
-    }
-
     /// Writes c0 + (c1 - c0)·t into pixel i of `out`.
     @inline(__always) static func mix(_ out: PlanarRow, _ i: Int, _ c0: Pixel, _ d: Pixel, _ t: Float) {
         out.r[i] = c0.x + d.x * t
@@ -122,12 +111,13 @@ enum GradientFilters {
         let band = max(1, softness * max(1, radius * 0.02))
         let ditherAmount = dither / 255
         let twoPi = Float.pi * 2
-        let table = decodeTable
+        // sRGB decoding by the shared table (three powf per pixel made the colour wheel 3x slower).
+        let decodeTable = EncodedCurves.decode
         return ColorKernel(name: "hueSaturationValueGradient") { span in
-            table.withUnsafeBufferPointer { table in hsvSpan(span, table.baseAddress!) }
+            hsvSpan(span, decodeTable.values)
         }.apply(extent: extent, inputs: [])
 
-        @Sendable func hsvSpan(_ span: ColorSpan, _ table: UnsafePointer<Float>) {
+        @Sendable func hsvSpan(_ span: ColorSpan, _ table: UnsafeMutablePointer<Float>) {
             let out = span.out
             let dy = Float(span.y) + 0.5 - radius
             let x0 = Float(span.x0) + 0.5 - radius
@@ -156,9 +146,9 @@ enum GradientFilters {
                     let n = Float(Int32(bitPattern: hsh & 0xFFFF)) / 65536 - 0.5
                     r += n * ditherAmount; g += n * ditherAmount; b += n * ditherAmount
                 }
-                out.r[i] = decode(r, table) * coverage
-                out.g[i] = decode(g, table) * coverage
-                out.b[i] = decode(b, table) * coverage
+                out.r[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(r)) * coverage
+                out.g[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(g)) * coverage
+                out.b[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(b)) * coverage
                 out.a[i] = coverage
             }
         }
