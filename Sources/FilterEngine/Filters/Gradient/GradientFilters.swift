@@ -97,14 +97,15 @@ enum GradientFilters {
 
     /// A colour wheel of the given radius centred at (radius, radius), in a square extent [0, 0, 2r, 2r]:
     /// hue by angle (red along +x, counter-clockwise through green and blue), saturation by distance from the
-    /// centre, value from inputValue. HSV is taken in the sRGB-encoded colour space (inputColorSpace: only sRGB
-    /// is supported). Softness widens the antialiased rim; dither adds up to ±dither/255 of noise against banding.
+    /// centre, value from inputValue. HSV is taken in the encoded values of inputColorSpace (sRGB when unset; a wider
+    /// space such as Display P3 gives colours outside the working gamut). Softness widens the antialiased rim;
+    /// dither adds up to ±dither/255 of noise against banding.
     static func hueSaturationValue(_ inputs: FilterInputs) throws -> Image {
         let value = min(try inputs.float("inputValue"), 1)
         let radius = try inputs.float("inputRadius")
         let softness = try inputs.float("inputSoftness")
         let dither = try inputs.float("inputDither")
-        if try inputs.has("inputColorSpace") { _ = try? inputs.string("inputColorSpace") }
+        let space = try inputs.colorSpace("inputColorSpace") ?? .sRGB
         guard radius > 0 else { return Image(color: .clear) }
         let extent = Rect(x: 0, y: 0, width: Double(2 * radius), height: Double(2 * radius))
         // Rim band in pixels: one pixel (antialiasing) at softness 0, up to a few percent of the radius.
@@ -146,10 +147,21 @@ enum GradientFilters {
                     let n = Float(Int32(bitPattern: hsh & 0xFFFF)) / 65536 - 0.5
                     r += n * ditherAmount; g += n * ditherAmount; b += n * ditherAmount
                 }
-                out.r[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(r)) * coverage
-                out.g[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(g)) * coverage
-                out.b[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(b)) * coverage
+                if space == .sRGB {
+                    out.r[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(r)) * coverage
+                    out.g[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(g)) * coverage
+                    out.b[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(b)) * coverage
+                } else {
+                    out.r[i] = r; out.g[i] = g; out.b[i] = b
+                }
                 out.a[i] = coverage
+            }
+            // Other spaces: the whole span's encoded colours go to the working space, then take the coverage.
+            guard space != .sRGB else { return }
+            space.toWorking(out, span.count)
+            for i in 0..<span.count {
+                let a = out.a[i]
+                out.r[i] *= a; out.g[i] *= a; out.b[i] *= a
             }
         }
     }
