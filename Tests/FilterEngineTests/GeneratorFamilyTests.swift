@@ -131,6 +131,28 @@ import Testing
         #expect(try px(g, 1, 1).w == 0)
     }
 
+    /// inputColorSpace picks the space whose encoded values the HSV wheel is drawn in.
+    @Test func hueSaturationValueWheelColorSpace() throws {
+        func wheel(_ space: String?) throws -> Image {
+            var values: [String: FilterValue] = ["inputRadius": .number(50), "inputValue": .number(0.8),
+                                                 "inputDither": .number(0), "inputSoftness": .number(0)]
+            if let space { values["inputColorSpace"] = .string(space) }
+            return try TestImages.filter("CIHueSaturationValueGradient", values)
+        }
+        let linear = try wheel("linear"), p3 = try wheel("Display P3"), srgb = try wheel(nil)
+        for (x, y) in [(95, 50), (50, 90), (20, 30)] {
+            let dx = Double(x) + 0.5 - 50, dy = Double(y) + 0.5 - 50
+            let (r, gr, b) = hsv(atan2(dy, dx) / (2 * Double.pi), min((dx * dx + dy * dy).squareRoot() / 50, 1), 0.8)
+            // Linear: the HSV values are the working-space values themselves.
+            #expect(close(try px(linear, x, y), Pixel(Float(r), Float(gr), Float(b), 1), tolerance: 1e-3), "linear \(x) \(y)")
+            let w = NamedColorSpace.displayP3.toWorking(SIMD3(Float(r), Float(gr), Float(b)))
+            #expect(close(try px(p3, x, y), Pixel(w.x, w.y, w.z, 1), tolerance: 1e-3), "P3 \(x) \(y)")
+        }
+        // Display P3's red is redder than sRGB's: outside the working gamut's red.
+        #expect(try px(p3, 95, 50).x > px(srgb, 95, 50).x + 0.1)
+        #expect(throws: FilterError.self) { try wheel("no such space") }
+    }
+
     // MARK: Shapes
 
     @Test func stripes() throws {

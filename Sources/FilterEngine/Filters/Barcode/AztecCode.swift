@@ -334,14 +334,17 @@ struct AztecCode {
     }
 }
 
-/// GF(2^m) arithmetic and Reed-Solomon check words with generator roots α^1 ... α^n, as Aztec codes use.
+/// GF(2^m) arithmetic and Reed-Solomon check words with generator roots α^b ... α^(b+n-1): b = 1 for Aztec
+/// codes, b = 0 for QR codes.
 struct GaloisField {
     let size: Int
     let exp: [Int]
     let log: [Int]
+    let firstRoot: Int
 
-    init(size: Int, polynomial: Int) {
+    init(size: Int, polynomial: Int, firstRoot: Int = 1) {
         self.size = size
+        self.firstRoot = firstRoot
         var exp = [Int](repeating: 0, count: 2 * size), log = [Int](repeating: 0, count: size)
         var x = 1
         for i in 0..<(size - 1) {
@@ -360,6 +363,8 @@ struct GaloisField {
     static let aztec8 = GaloisField(size: 256, polynomial: 0x12D)
     static let aztec10 = GaloisField(size: 1024, polynomial: 0x409)
     static let aztec12 = GaloisField(size: 4096, polynomial: 0x1069)
+    /// QR codes: x^8 + x^4 + x^3 + x^2 + 1, roots from α^0.
+    static let qr = GaloisField(size: 256, polynomial: 0x11D, firstRoot: 0)
 
     static func aztec(wordSize: Int) -> GaloisField {
         switch wordSize {
@@ -375,9 +380,9 @@ struct GaloisField {
     /// The `count` check words for `message` (highest-degree coefficient first).
     func checkWords(_ message: [Int], count: Int) -> [Int] {
         guard count > 0 else { return [] }
-        // Generator ∏(x - α^i), i = 1...count, highest degree first without its leading 1.
+        // Generator ∏(x - α^i), i = b...b+count-1, highest degree first without its leading 1.
         var generator = [1]
-        for i in 1...count {
+        for i in firstRoot..<(firstRoot + count) {
             let root = exp[i % (size - 1)]
             var next = [Int](repeating: 0, count: generator.count + 1)
             for (k, c) in generator.enumerated() {

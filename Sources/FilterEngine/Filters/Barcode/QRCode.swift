@@ -148,7 +148,6 @@ struct QRCode {
         let total = totalCodewords(version)
         let shortBlocks = blocks - total % blocks
         let shortLength = total / blocks - eccLength
-        let generator = ReedSolomon.generator(degree: eccLength)
         var dataBlocks: [[UInt8]] = [], eccBlocks: [[UInt8]] = []
         var offset = 0
         for i in 0..<blocks {
@@ -156,7 +155,7 @@ struct QRCode {
             let block = Array(data[offset..<offset + length])
             offset += length
             dataBlocks.append(block)
-            eccBlocks.append(ReedSolomon.remainder(block, generator: generator))
+            eccBlocks.append(GaloisField.qr.checkWords(block.map(Int.init), count: eccLength).map(UInt8.init))
         }
         var result: [UInt8] = []
         result.reserveCapacity(total)
@@ -380,55 +379,6 @@ struct BitBuffer {
     var bytes: [UInt8] {
         var result = [UInt8](repeating: 0, count: (bits.count + 7) / 8)
         for (i, bit) in bits.enumerated() where bit { result[i >> 3] |= 0x80 >> UInt8(i & 7) }
-        return result
-    }
-}
-
-/// Reed-Solomon over GF(256) with the polynomial x^8 + x^4 + x^3 + x^2 + 1 (0x11D) and generator roots
-/// α^0 ... α^(n-1), as QR codes use.
-enum ReedSolomon {
-    static let (exp, log): ([UInt8], [Int]) = {
-        var exp = [UInt8](repeating: 0, count: 512), log = [Int](repeating: 0, count: 256)
-        var x = 1
-        for i in 0..<255 {
-            exp[i] = UInt8(x)
-            log[x] = i
-            x <<= 1
-            if x & 0x100 != 0 { x ^= 0x11D }
-        }
-        for i in 255..<512 { exp[i] = exp[i - 255] }
-        return (exp, log)
-    }()
-
-    static func multiply(_ a: UInt8, _ b: UInt8) -> UInt8 {
-        if a == 0 || b == 0 { return 0 }
-        return exp[log[Int(a)] + log[Int(b)]]
-    }
-
-    /// Coefficients of ∏(x - α^i), highest degree first, the leading 1 omitted.
-    static func generator(degree: Int) -> [UInt8] {
-        var poly = [UInt8](repeating: 0, count: degree)
-        poly[degree - 1] = 1
-        var root: UInt8 = 1
-        for _ in 0..<degree {
-            for j in 0..<degree {
-                poly[j] = multiply(poly[j], root)
-                if j + 1 < degree { poly[j] ^= poly[j + 1] }
-            }
-            root = multiply(root, 2)
-        }
-        return poly
-    }
-
-    /// The remainder of data·x^degree divided by the generator: the error-correction codewords.
-    static func remainder(_ data: [UInt8], generator: [UInt8]) -> [UInt8] {
-        var result = [UInt8](repeating: 0, count: generator.count)
-        for b in data {
-            let factor = b ^ result[0]
-            result.removeFirst()
-            result.append(0)
-            for i in 0..<generator.count { result[i] ^= multiply(generator[i], factor) }
-        }
         return result
     }
 }

@@ -75,35 +75,25 @@ enum LightFilters {
                               inner: closeness * contrast, outer: closeness))
         }
         let table = rules
-        let encodeTable = sRGBEncodeTable, decodeTable = GradientFilters.decodeTable
+        // The shared tables live as long as the kernel that captures them.
+        let encodeTable = EncodedCurves.encodeBySquareRoot, decodeTable = EncodedCurves.decode
         return ColorKernel(name: "spotColor") { span in
-            encodeTable.withUnsafeBufferPointer { encodeTable in
-                decodeTable.withUnsafeBufferPointer { decodeTable in
-                    table.withUnsafeBufferPointer { rules in
-                        spotColorSpan(span, rules, encodeTable.baseAddress!, decodeTable.baseAddress!)
-                    }
-                }
+            table.withUnsafeBufferPointer { rules in
+                spotColorSpan(span, rules, encodeTable.values, decodeTable.values)
             }
         }.apply(inputs: [image])
     }
 
-    /// Linear value → sRGB-encoded, tabulated over the square root of the value (1/1024 steps, interpolated;
-    /// within 2e-4 of the curve). Values outside 0…1 take the exact curve.
-    static let sRGBEncodeTable: [Float] = (0...1025).map { i in
-        let u = min(Float(i) / 1024, 1)
-        return ColorMath.sRGB(fromLinear: u * u)
-    }
-
-    @inline(__always) static func encode(_ v: Float, _ table: UnsafePointer<Float>) -> Float {
+    /// Linear value → sRGB-encoded by the shared table (indexed by the square root); values outside 0…1 take
+    /// the exact curve.
+    @inline(__always) static func encode(_ v: Float, _ table: UnsafeMutablePointer<Float>) -> Float {
         guard v >= 0, v <= 1 else { return ColorMath.sRGB(fromLinear: v) }
-        let x = v.squareRoot() * 1024
-        let i = Int(x)
-        return table[i] + (table[i + 1] - table[i]) * (x - Float(i))
+        return EncodedCurves.lookup(table, v.squareRoot())
     }
 
     @inline(__always)
     static func spotColorSpan(_ span: ColorSpan, _ table: UnsafeBufferPointer<SpotRule>,
-                              _ encodeTable: UnsafePointer<Float>, _ decodeTable: UnsafePointer<Float>) {
+                              _ encodeTable: UnsafeMutablePointer<Float>, _ decodeTable: UnsafeMutablePointer<Float>) {
         let out = span.out
         for i in 0..<span.count {
             let a = out.a[i]
@@ -134,8 +124,8 @@ enum LightFilters {
         }
     }
 
-    @inline(__always) static func decode(_ v: Float, _ table: UnsafePointer<Float>) -> Float {
-        v >= 0 && v <= 1 ? GradientFilters.decode(v, table) : ColorMath.linear(fromSRGB: v)
+    @inline(__always) static func decode(_ v: Float, _ table: UnsafeMutablePointer<Float>) -> Float {
+        v >= 0 && v <= 1 ? EncodedCurves.lookup(table, v) : ColorMath.linear(fromSRGB: v)
     }
 
     // MARK: Flares

@@ -65,6 +65,14 @@ enum DistanceGradient {
         let vertices = UnsafeMutablePointer<Int>.allocate(capacity: n)
         let bounds = UnsafeMutablePointer<Float>.allocate(capacity: n + 1)
         defer { lines.deallocate(); result.deallocate(); vertices.deallocate(); bounds.deallocate() }
+        /// One line in place; a line with no sample on the mask stays `far`.
+        @inline(__always) func transformLine(_ line: UnsafeMutablePointer<Float>, count: Int) {
+            var any = false
+            for i in 0..<count where line[i] < far { any = true; break }
+            guard any else { return }
+            envelope(line, result, count: count, vertices: vertices, bounds: bounds, far: far)
+            line.update(from: result, count: count)
+        }
         var x0 = 0
         while x0 < width {
             let count = min(block, width - x0)
@@ -72,14 +80,7 @@ enum DistanceGradient {
                 let row = field + y * width + x0
                 for j in 0..<count { lines[j * height + y] = row[j] }
             }
-            for j in 0..<count {
-                let line = lines + j * height
-                var any = false
-                for y in 0..<height where line[y] < far { any = true; break }
-                guard any else { continue }
-                envelope(line, result, count: height, vertices: vertices, bounds: bounds, far: far)
-                line.update(from: result, count: height)
-            }
+            for j in 0..<count { transformLine(lines + j * height, count: height) }
             for y in 0..<height {
                 let row = field + y * width + x0
                 for j in 0..<count { row[j] = lines[j * height + y] }
@@ -87,14 +88,7 @@ enum DistanceGradient {
             x0 += count
         }
         // Rows.
-        for y in 0..<height {
-            let row = field + y * width
-            var any = false
-            for x in 0..<width where row[x] < far { any = true; break }
-            guard any else { continue }
-            envelope(row, result, count: width, vertices: vertices, bounds: bounds, far: far)
-            row.update(from: result, count: width)
-        }
+        for y in 0..<height { transformLine(field + y * width, count: width) }
     }
 
     /// d[q] = min over p of (q − p)² + f[p], by the lower envelope of the parabolas rooted at the finite samples.

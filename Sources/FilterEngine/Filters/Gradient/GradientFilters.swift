@@ -13,17 +13,6 @@ enum GradientFilters {
         "CIDistanceGradientFromRedMask": DistanceGradient.make,
     ]
 
-    /// sRGB-encoded value → linear, tabulated at 1/1024 steps over 0…1 (linear interpolation between entries is
-    /// within 4e-7 of the curve): three powf per pixel made the colour wheel 3x slower.
-    static let decodeTable: [Float] = (0...1025).map { ColorMath.linear(fromSRGB: min(Float($0) / 1024, 1)) }
-
-    @inline(__always) static func decode(_ v: Float, _ table: UnsafePointer<Float>) -> Float {
-        let x = min(max(v, 0), 1) * 1024
-        let i = Int(x)
-        let f = x - Float(i)
-        return table[i] + (table[i + 1] - table[i]) * f
-    }
-
     /// Writes c0 + (c1 - c0)·t into pixel i of `out`.
     @inline(__always) static func mix(_ out: PlanarRow, _ i: Int, _ c0: Pixel, _ d: Pixel, _ t: Float) {
         out.r[i] = c0.x + d.x * t
@@ -108,26 +97,28 @@ enum GradientFilters {
 
     /// A colour wheel of the given radius centred at (radius, radius), in a square extent [0, 0, 2r, 2r]:
     /// hue by angle (red along +x, counter-clockwise through green and blue), saturation by distance from the
-    /// centre, value from inputValue. HSV is taken in the sRGB-encoded colour space (inputColorSpace: only sRGB
-    /// is supported). Softness widens the antialiased rim; dither adds up to ±dither/255 of noise against banding.
+    /// centre, value from inputValue. HSV is taken in the encoded values of inputColorSpace (sRGB when unset; a wider
+    /// space such as Display P3 gives colours outside the working gamut). Softness widens the antialiased rim;
+    /// dither adds up to ±dither/255 of noise against banding.
     static func hueSaturationValue(_ inputs: FilterInputs) throws -> Image {
         let value = min(try inputs.float("inputValue"), 1)
         let radius = try inputs.float("inputRadius")
         let softness = try inputs.float("inputSoftness")
         let dither = try inputs.float("inputDither")
-        if try inputs.has("inputColorSpace") { _ = try? inputs.string("inputColorSpace") }
+        let space = try inputs.colorSpace("inputColorSpace") ?? .sRGB
         guard radius > 0 else { return Image(color: .clear) }
         let extent = Rect(x: 0, y: 0, width: Double(2 * radius), height: Double(2 * radius))
         // Rim band in pixels: one pixel (antialiasing) at softness 0, up to a few percent of the radius.
         let band = max(1, softness * max(1, radius * 0.02))
         let ditherAmount = dither / 255
         let twoPi = Float.pi * 2
-        let table = decodeTable
+        // sRGB decoding by the shared table (three powf per pixel made the colour wheel 3x slower).
+        let decodeTable = EncodedCurves.decode
         return ColorKernel(name: "hueSaturationValueGradient") { span in
-            table.withUnsafeBufferPointer { table in hsvSpan(span, table.baseAddress!) }
+            hsvSpan(span, decodeTable.values)
         }.apply(extent: extent, inputs: [])
 
-        @Sendable func hsvSpan(_ span: ColorSpan, _ table: UnsafePointer<Float>) {
+        @Sendable func hsvSpan(_ span: ColorSpan, _ table: UnsafeMutablePointer<Float>) {
             let out = span.out
             let dy = Float(span.y) + 0.5 - radius
             let x0 = Float(span.x0) + 0.5 - radius
@@ -156,10 +147,21 @@ enum GradientFilters {
                     let n = Float(Int32(bitPattern: hsh & 0xFFFF)) / 65536 - 0.5
                     r += n * ditherAmount; g += n * ditherAmount; b += n * ditherAmount
                 }
-                out.r[i] = decode(r, table) * coverage
-                out.g[i] = decode(g, table) * coverage
-                out.b[i] = decode(b, table) * coverage
+                if space == .sRGB {
+                    out.r[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(r)) * coverage
+                    out.g[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(g)) * coverage
+                    out.b[i] = EncodedCurves.lookup(table, EncodedCurves.clamp01(b)) * coverage
+                } else {
+                    out.r[i] = r; out.g[i] = g; out.b[i] = b
+                }
                 out.a[i] = coverage
+            }
+            // Other spaces: the whole span's encoded colours go to the working space, then take the coverage.
+            guard space != .sRGB else { return }
+            space.toWorking(out, span.count)
+            for i in 0..<span.count {
+                let a = out.a[i]
+                out.r[i] *= a; out.g[i] *= a; out.b[i] *= a
             }
         }
     }
