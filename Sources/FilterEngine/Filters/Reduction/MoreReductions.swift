@@ -66,7 +66,7 @@ extension ReductionFilters {
         for y in area.y..<area.maxY {
             let row = source.row(y) + (area.x - source.rect.x)
             for x in 0..<area.width {
-                lo = pointwiseMin(lo, row[x]); hi = pointwiseMax(hi, row[x])
+                lo = ColorMath.componentMin(lo, row[x]); hi = ColorMath.componentMax(hi, row[x])
             }
         }
         return (lo, hi)
