@@ -23,3 +23,49 @@ import Testing
         #expect(far.w > 0.15, "far along the second ray: \(far)")
     }
 }
+
+extension LookFixesTests {
+    @Test func fourfoldReflectedTileIsADiamondMirrorLatticeUnlikeTheParallelogramTile() throws {
+        let image = TestImages.pattern(width: 64, height: 48)
+        // Width 16√2 at the default right angle: diamonds whose diagonals are 32 px, along x and y.
+        let values: [String: FilterValue] = ["inputImage": .image(image), "inputCenter": .vector([30, 20]),
+                                             "inputWidth": .number(16 * 2.0.squareRoot())]
+        // Periods, with a centre off the pixel grid so that no pixel centre lies exactly on a diamond's edge.
+        var offGrid = values
+        offGrid["inputCenter"] = .vector([30.3, 20.1])
+        let shifted = try TestImages.filter("CIFourfoldReflectedTile", offGrid)
+        try TileEffectTests.expectPeriodic(shifted, period: (32, 0), "fourfold reflected x", tolerance: 1e-3)
+        try TileEffectTests.expectPeriodic(shifted, period: (0, 32), "fourfold reflected y", tolerance: 1e-3)
+        // The centred lattice: a diamond centre every (16, 16) too.
+        try TileEffectTests.expectPeriodic(shifted, period: (16, 16), "fourfold reflected diagonal", tolerance: 1e-3)
+        let out = try TestImages.filter("CIFourfoldReflectedTile", values)
+        // Mirrors through the centre along both axes; the quarter x, y ≥ centre is the source.
+        let src = try TestImages.render(image)
+        let b = try TestImages.render(out, Rect(x: 0, y: 0, width: 64, height: 48))
+        for (dx, dy) in [(3, 2), (6, 1), (1, 5)] {
+            let p = b.pixel(x: 30 + dx, y: 20 + dy)
+            #expect(close(p, src.pixel(x: 30 + dx, y: 20 + dy), tolerance: 1e-4))
+            #expect(close(p, b.pixel(x: 29 - dx, y: 20 + dy), tolerance: 1e-4), "mirror in x (\(dx), \(dy))")
+            #expect(close(p, b.pixel(x: 30 + dx, y: 19 - dy), tolerance: 1e-4), "mirror in y (\(dx), \(dy))")
+        }
+        // The review found the two filters bit-identical; they must differ.
+        let parallelogram = try TestImages.render(try TestImages.filter("CIParallelogramTile", values),
+                                                  Rect(x: 0, y: 0, width: 64, height: 48))
+        #expect(TestImages.maxDifference(b, parallelogram) > 0.05)
+    }
+
+    @Test func opTileHasNoTransparentBandsAndCoversThePlane() throws {
+        let image = TestImages.make(width: 120, height: 80) { x, y in Pixel(Float(x) / 120, Float(y) / 80, 0.5, 1) }
+        let out = try TestImages.filter("CIOpTile", ["inputImage": .image(image), "inputCenter": .vector([60, 40]),
+                                                      "inputWidth": .number(20)])
+        // Inside the image and far outside it: every pixel opaque (the review found transparent bands).
+        for rect in [Rect(x: 0, y: 0, width: 120, height: 80), Rect(x: -300, y: -200, width: 120, height: 80)] {
+            let b = try TestImages.render(out, rect)
+            var transparent = 0
+            for i in 0..<b.rect.area where b.pixels[i].w < 0.999 { transparent += 1 }
+            #expect(transparent == 0, "\(rect): \(transparent) transparent pixels")
+        }
+        // A cell far outside shows the same as the cell whose centre is one image size away, inside.
+        #expect(close(try TestImages.pixel(out, x: 62 + 120 * 2, y: 43 - 80 * 3), try TestImages.pixel(out, x: 62, y: 43), tolerance: 1e-4))
+    }
+}

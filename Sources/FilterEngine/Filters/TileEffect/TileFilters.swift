@@ -38,7 +38,7 @@ enum TileFilters {
     }
 
     static func fourfoldReflected(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, ReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
+        try tiled(inputs, DiamondReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
     }
 
     static func parallelogram(_ inputs: FilterInputs) throws -> Image {
@@ -234,11 +234,19 @@ enum TileFilters {
 
     /// Op-art cells: the plane is cut into square cells of inputWidth (turned by inputAngle about inputCenter);
     /// each cell shows the part of the image around its own centre, magnified by inputScale (1: unchanged).
+    /// Apple's documentation: the filter "extracts a tile from the image, applies any specified scaling and
+    /// rotation, and then assembles the image again"; its output is infinite like every tile effect. So the cells
+    /// read the image clamped to its extent (a cell near an edge never shows transparent bands), and a cell whose
+    /// centre lies outside the image takes its content from the centre wrapped back into the extent: the pattern
+    /// continues over the whole plane instead of stopping at the image's edge.
     static func opTile(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let scale = try inputs.number("inputScale")
         let f = try frame(inputs)
+        let e = image.extent
+        guard !e.isInfinite, !e.isEmpty else { return image }
         let s = Float(scale), invW = 1 / f.width
+        let (ex, ey, ew, eh) = (Float(e.minX), Float(e.minY), Float(e.width), Float(e.height))
         let kernel = WarpKernel(name: "opTile") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - f.cy
             for i in 0..<count {
@@ -246,14 +254,18 @@ enum TileFilters {
                 let u = (dx * f.cosA + dy * f.sinA) * invW
                 let v = (dy * f.cosA - dx * f.sinA) * invW
                 let cu = (u + 0.5).rounded(.down), cv = (v + 0.5).rounded(.down)
-                let su = (cu + (u - cu) * s) * f.width, sv = (cv + (v - cv) * s) * f.width
-                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA, f.cy + su * f.sinA + sv * f.cosA)
+                // The cell's centre in image coordinates, wrapped into the extent.
+                var mx = f.cx + (cu * f.cosA - cv * f.sinA) * f.width - ex
+                var my = f.cy + (cu * f.sinA + cv * f.cosA) * f.width - ey
+                guard abs(mx) < 1e12, abs(my) < 1e12 else { coords[i] = SIMD2(-1e30, -1e30); continue }
+                mx -= ew * (mx / ew).rounded(.down); my -= eh * (my / eh).rounded(.down)
+                let su = (u - cu) * s * f.width, sv = (v - cv) * s * f.width
+                coords[i] = SIMD2(ex + mx + su * f.cosA - sv * f.sinA, ey + my + su * f.sinA + sv * f.cosA)
             }
         }
-        let grow = Double(f.width) * (1 + scale) * 0.75 + 2
-        let e = image.extent
-        return kernel.apply(extent: .infinite, input: image) { rect in
-            rect.isInfinite ? e : rect.insetBy(dx: -grow, dy: -grow).intersection(e)
-        }
+        // A cell reads up to half its diagonal times the scale around its (wrapped) centre.
+        let reach = Double(f.width) * abs(scale) * 0.75 + 2
+        let region = e.insetBy(dx: -reach, dy: -reach)
+        return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
     }
 }
