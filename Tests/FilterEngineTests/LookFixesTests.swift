@@ -69,3 +69,15 @@ extension LookFixesTests {
         #expect(close(try TestImages.pixel(out, x: 62 + 120 * 2, y: 43 - 80 * 3), try TestImages.pixel(out, x: 62, y: 43), tolerance: 1e-4))
     }
 }
+
+extension LookFixesTests {
+    @Test func triangleKaleidoscopeLargerThanTheImageHasNoTransparentCorner() throws {
+        // The defaults (size 700 at (150, 150)) on a 600×400 photo: the review found a transparent corner.
+        let image = TestImages.make(width: 600, height: 400) { x, y in Pixel(Float(x) / 600, Float(y) / 400, 0.3, 1) }
+        let out = try TestImages.filter("CITriangleKaleidoscope", ["inputImage": .image(image)])
+        let b = try TestImages.render(out, Rect(x: 0, y: 0, width: 600, height: 400))
+        var transparent = 0
+        for i in 0..<b.rect.area where b.pixels[i].w < 0.999 { transparent += 1 }
+        #expect(transparent == 0)
+    }
+}

@@ -84,14 +84,17 @@ enum TileFilters {
 
     /// Like a kaleidoscope of three mirrors: a triangle of side inputSize at inputPoint, turned by
     /// inputRotation, reflected across its sides, each reflection a little darker (inputDecay per triangle
-    /// height of distance from the point).
+    /// height of distance from the point). Apple's documentation: decay is "the intensity of the color fade from
+    /// the center of the triangle" and the result is a tiled pattern, so the fade darkens the colour (the tile
+    /// stays opaque) and the triangle reads the image clamped to its extent: a triangle larger than the image
+    /// (the default 700 on a photo) shows its edge colours, never a transparent corner.
     static func triangleKaleidoscope(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let point = try inputs.point("inputPoint")
         let size = max(1e-3, abs(try inputs.number("inputSize")))
         let rotation = try inputs.number("inputRotation")
         let decay = max(0, min(1, try inputs.float("inputDecay")))
-        let folded = TileLattice.warp(image, frame: TileFrame(center: point, angle: rotation, width: size),
+        let folded = TileLattice.warp(image.clampedToExtent(), frame: TileFrame(center: point, angle: rotation, width: size),
                                       fold: triangleFold, name: "triangleKaleidoscope")
         if decay >= 1 { return folded }
         let cx = Float(point.x), cy = Float(point.y)
@@ -105,7 +108,7 @@ enum TileFilters {
                 let dx = Float(span.x0 + i) + 0.5 - cx
                 let d = max(0, (dx * dx + dy * dy).squareRoot() - height / 3)
                 let f = exp(max(-80, d * k))
-                o.r[i] *= f; o.g[i] *= f; o.b[i] *= f; o.a[i] *= f
+                o.r[i] *= f; o.g[i] *= f; o.b[i] *= f
             }
         }.apply(extent: .infinite, inputs: [folded])
     }
