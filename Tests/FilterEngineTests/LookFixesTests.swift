@@ -81,3 +81,25 @@ extension LookFixesTests {
         #expect(transparent == 0)
     }
 }
+
+extension LookFixesTests {
+    /// Counts pixels that are not opaque.
+    static func translucentCount(_ b: PixelBuffer) -> Int {
+        var n = 0
+        for i in 0..<b.rect.area where b.pixels[i].w < 0.999 { n += 1 }
+        return n
+    }
+
+    @Test func drosteOnANonSquareImageIsOpaqueEverywhere() throws {
+        // The review: defaults on a 600×400 image gave a wedge of partly transparent pixels (44,315), and a
+        // centred inset gave thin grey (half-transparent) seams.
+        let image = TestImages.make(width: 600, height: 400) { x, y in Pixel(Float(x) / 600, Float(y) / 400, 0.4, 1) }
+        let rect = Rect(x: 0, y: 0, width: 600, height: 400)
+        let defaults = try TestImages.render(try TestImages.filter("CIDroste", ["inputImage": .image(image)]), rect)
+        #expect(Self.translucentCount(defaults) == 0)
+        let centred = try TestImages.render(try TestImages.filter("CIDroste", [
+            "inputImage": .image(image), "inputInsetPoint0": .vector([200, 130]), "inputInsetPoint1": .vector([400, 270]),
+        ]), rect)
+        #expect(Self.translucentCount(centred) == 0)
+    }
+}
