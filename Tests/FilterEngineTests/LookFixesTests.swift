@@ -103,3 +103,50 @@ extension LookFixesTests {
         #expect(Self.translucentCount(centred) == 0)
     }
 }
+
+extension LookFixesTests {
+    /// Mean absolute difference of luminance between neighbours (both directions): how sharp a render is.
+    static func gradientEnergy(_ b: PixelBuffer) -> Double {
+        let w = ColorMath.lumaWeights
+        func luma(_ x: Int, _ y: Int) -> Double {
+            let p = b.pixel(x: x, y: y)
+            return Double(ColorMath.sRGB(fromLinear: p.x * w.x + p.y * w.y + p.z * w.z))
+        }
+        var total = 0.0, n = 0
+        for y in b.rect.y..<(b.rect.maxY - 1) {
+            for x in b.rect.x..<(b.rect.maxX - 1) {
+                total += abs(luma(x + 1, y) - luma(x, y)) + abs(luma(x, y + 1) - luma(x, y)); n += 2
+            }
+        }
+        return total / Double(n)
+    }
+
+    @Test func edgePreserveUpsampleIsAtLeastAsSharpAsBilinearAndCloserToTheGuide() throws {
+        let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent()
+        let guide = try ImageFile.read(root.appendingPathComponent("SampleImages/coffee.png").path)
+            .cropped(to: Rect(x: 0, y: 0, width: 240, height: 160))
+        let full = try TestImages.render(guide)
+        // The small image: 4×4 box averages of the guide (60×40).
+        let small = TestImages.make(width: 60, height: 40) { x, y in
+            var sum = Pixel(0, 0, 0, 0)
+            for j in 0..<4 { for i in 0..<4 { sum += full.pixel(x: 4 * x + i, y: 4 * y + j) } }
+            return sum / 16
+        }
+        func upsample(_ spatial: Double) throws -> PixelBuffer {
+            try TestImages.render(try TestImages.filter("CIEdgePreserveUpsampleFilter", [
+                "inputImage": .image(guide), "inputSmallImage": .image(small), "inputSpatialSigma": .number(spatial)]))
+        }
+        let edgePreserving = try upsample(3), bilinear = try upsample(0)
+        let (sharp, plain) = (Self.gradientEnergy(edgePreserving), Self.gradientEnergy(bilinear))
+        print("CIEdgePreserveUpsampleFilter gradient energy \(sharp), bilinear \(plain), guide \(Self.gradientEnergy(full))")
+        #expect(sharp >= plain)
+        // Following the guide's edges brings the result closer to the guide than bilinear gets.
+        func meanSquaredError(_ a: PixelBuffer) -> Float {
+            var e: Float = 0
+            for i in 0..<a.rect.area { let d = a.pixels[i] - full.pixels[i]; e += (d * d).sum() }
+            return e / Float(a.rect.area)
+        }
+        #expect(meanSquaredError(edgePreserving) < meanSquaredError(bilinear))
+    }
+}
