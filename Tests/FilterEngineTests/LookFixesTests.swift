@@ -65,8 +65,13 @@ extension LookFixesTests {
             for i in 0..<b.rect.area where b.pixels[i].w < 0.999 { transparent += 1 }
             #expect(transparent == 0, "\(rect): \(transparent) transparent pixels")
         }
-        // A cell far outside shows the same as the cell whose centre is one image size away, inside.
+        // A cell far outside shows the same as the cell whose centre is whole image sizes away, inside.
         #expect(close(try TestImages.pixel(out, x: 62 + 120 * 2, y: 43 - 80 * 3), try TestImages.pixel(out, x: 62, y: 43), tolerance: 1e-4))
+        // At scale 1 the image itself is unchanged (the catalogue's identity).
+        let identity = try TestImages.filter("CIOpTile", ["inputImage": .image(image), "inputScale": .number(1),
+                                                          "inputCenter": .vector([60, 40]), "inputWidth": .number(20)])
+        let rect = Rect(x: 0, y: 0, width: 120, height: 80)
+        #expect(TestImages.maxDifference(try TestImages.render(identity, rect), try TestImages.render(image, rect)) < 1e-4)
     }
 }
 

@@ -240,8 +240,8 @@ enum TileFilters {
     /// Apple's documentation: the filter "extracts a tile from the image, applies any specified scaling and
     /// rotation, and then assembles the image again"; its output is infinite like every tile effect. So the cells
     /// read the image clamped to its extent (a cell near an edge never shows transparent bands), and a cell whose
-    /// centre lies outside the image takes its content from the centre wrapped back into the extent: the pattern
-    /// continues over the whole plane instead of stopping at the image's edge.
+    /// centre lies more than a cell outside the image takes its content from the centre wrapped back into the
+    /// extent: the pattern continues over the whole plane instead of stopping at the image's edge.
     static func opTile(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let scale = try inputs.number("inputScale")
@@ -257,17 +257,21 @@ enum TileFilters {
                 let u = (dx * f.cosA + dy * f.sinA) * invW
                 let v = (dy * f.cosA - dx * f.sinA) * invW
                 let cu = (u + 0.5).rounded(.down), cv = (v + 0.5).rounded(.down)
-                // The cell's centre in image coordinates, wrapped into the extent.
-                var mx = f.cx + (cu * f.cosA - cv * f.sinA) * f.width - ex
-                var my = f.cy + (cu * f.sinA + cv * f.cosA) * f.width - ey
+                // The cell's centre in image coordinates, relative to the extent's corner.
+                let mx = f.cx + (cu * f.cosA - cv * f.sinA) * f.width - ex
+                let my = f.cy + (cu * f.sinA + cv * f.cosA) * f.width - ey
                 guard abs(mx) < 1e12, abs(my) < 1e12 else { coords[i] = SIMD2(-1e30, -1e30); continue }
-                mx -= ew * (mx / ew).rounded(.down); my -= eh * (my / eh).rounded(.down)
-                let su = (u - cu) * s * f.width, sv = (v - cv) * s * f.width
-                coords[i] = SIMD2(ex + mx + su * f.cosA - sv * f.sinA, ey + my + su * f.sinA + sv * f.cosA)
+                // Cells over or beside the image keep their own centre (at scale 1 the image is unchanged);
+                // farther out the centre is moved back by whole image sizes.
+                let shiftX = mx < -f.width || mx > ew + f.width ? -ew * (mx / ew).rounded(.down) : 0
+                let shiftY = my < -f.width || my > eh + f.width ? -eh * (my / eh).rounded(.down) : 0
+                let su = (cu + (u - cu) * s) * f.width, sv = (cv + (v - cv) * s) * f.width
+                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA + shiftX, f.cy + su * f.sinA + sv * f.cosA + shiftY)
             }
         }
-        // A cell reads up to half its diagonal times the scale around its (wrapped) centre.
-        let reach = Double(f.width) * abs(scale) * 0.75 + 2
+        // A cell reads up to half its diagonal times the scale around its centre, which lies at most a cell
+        // outside the image.
+        let reach = Double(f.width) * (abs(scale) * 0.75 + 1) + 2
         let region = e.insetBy(dx: -reach, dy: -reach)
         return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
     }
