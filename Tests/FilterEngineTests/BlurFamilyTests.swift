@@ -140,13 +140,14 @@ import Testing
         let row = try Self.render(out, Rect(x: 0, y: 10, width: 20, height: 1))
         for x in 3..<17 {
             let expected: Float = (8...11).contains(x) ? 1 : 0
-            #expect(close(row.pixel(x: x, y: 10), Pixel(expected, expected, expected, 0)), "x \(x)")
+            // The colour is differenced, the alpha is the dilation's: visible edges on opaque black.
+            #expect(close(row.pixel(x: x, y: 10), Pixel(expected, expected, expected, 1)), "x \(x)")
         }
-        // Radius 0 is the catalogue's identity; a radius under one pixel gives nothing.
+        // Radius 0 is the catalogue's identity; a radius under one pixel gives opaque black (no edges).
         let zero = try TestImages.filter("CIMorphologyGradient", ["inputImage": .image(image), "inputRadius": .number(0)])
         #expect(try TestImages.pixel(zero, x: 10, y: 10) == Pixel(1, 1, 1, 1))
         let tiny = try TestImages.filter("CIMorphologyGradient", ["inputImage": .image(image), "inputRadius": .number(0.5)])
-        #expect(try TestImages.pixel(tiny, x: 10, y: 10) == Pixel(0, 0, 0, 0))
+        #expect(try TestImages.pixel(tiny, x: 10, y: 10) == Pixel(0, 0, 0, 1))
     }
 
     // MARK: Median

@@ -314,11 +314,14 @@ import Testing
         // x 70.5 is 50.5 into the 40-wide band: 10.5 into its second copy.
         try Self.expectSource(up, 70, 10, 30.5, 10.5)
         try Self.expectSource(up, 120, 10, 90.5, 10.5)
-        // From the bottom the first tile starts at y 20; from the top, the 70-high band ends with a whole tile,
-        // so y 25.5 (64.5 below the band's top) is 24.5 below the top of a copy.
+        // The first tile starts at y 20 either way; with inputFlipYTiles the second copy is upside down:
+        // y 85.5 is 25.5 into it, i.e. source 60 - 25.5 (45.5 without the flip).
         try Self.expectSource(up, 10, 25, 10.5, 25.5)
-        try Self.expectSource(down, 10, 25, 10.5, 35.5)
-        try Self.expectSource(down, 10, 85, 10.5, 55.5)
+        try Self.expectSource(down, 10, 25, 10.5, 25.5)
+        try Self.expectSource(up, 10, 85, 10.5, 45.5)
+        try Self.expectSource(down, 10, 85, 10.5, 34.5)
+        // x never flips.
+        try Self.expectSource(down, 70, 10, 30.5, 10.5)
         try Self.expectIdentity(try Self.run("CINinePartTiled", ["inputGrowAmount": .vector([0, 0])]))
     }
 

@@ -37,22 +37,29 @@ enum MorphologyFilters {
         discMin(try inputs.image("inputImage"), radius: try discRadius(inputs))
     }
 
-    /// Maximum minus minimum over the disc: the edges, bright where the neighbourhood varies.
+    /// Maximum minus minimum of the colour over the disc: the edges, bright where the neighbourhood varies.
+    /// Apple's documentation of morphologyGradient() says the filter "adds darkness to the overall image while
+    /// the edges become brighter": a visible, dark picture, not a transparent one. So only the colour is
+    /// differenced; the alpha is the dilation's (opaque for an opaque input, and it covers the grown border).
     static func gradient(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let radius = try discRadius(inputs)
         // The catalogue gives radius 0 as this filter's identity (Core Image passes the image through there).
         if radius <= 0 || image.extent.isEmpty { return image }
         guard radius >= 1 else {
-            // Below one pixel the disc is the pixel itself: maximum and minimum agree, their difference is nothing.
-            return ColorKernel(name: "zero") { span in span.out.fill(Pixel(0, 0, 0, 0), count: span.count) }
+            // Below one pixel the disc is the pixel itself: maximum and minimum agree, their difference is black
+            // (the alpha stays, as above).
+            return ColorKernel(name: "blackKeepingAlpha") { span in
+                let o = span.out
+                for i in 0..<span.count { o.r[i] = 0; o.g[i] = 0; o.b[i] = 0 }
+            }
                 .apply(extent: image.extent, inputs: [image])
         }
         let high = discMax(image, radius: radius), low = discMin(image, radius: radius)
         return ColorKernel(name: "morphologyGradient") { span in
             let o = span.out, q = span.input(1)
             for i in 0..<span.count {
-                o.r[i] -= q.r[i]; o.g[i] -= q.g[i]; o.b[i] -= q.b[i]; o.a[i] -= q.a[i]
+                o.r[i] -= q.r[i]; o.g[i] -= q.g[i]; o.b[i] -= q.b[i]
             }
         }.apply(extent: high.extent, inputs: [high, low])
     }

@@ -23,6 +23,12 @@ enum DistortionFilters {
 
     /// Rotates the pixels inside the radius around the centre, by the full angle at the centre and less with
     /// distance (a smooth falloff reaching zero at the radius), leaving the outside untouched.
+    /// Rotation sense (also CIVortexDistortion and CILightTunnel): a positive angle turns the content clockwise
+    /// (y up). This is unverified: Apple's documentation gives no sense ("rotating pixels around a center
+    /// point"), the Xamarin API docs reference an Apple render (CoreImage/_images/twirl_distortion.png) whose file
+    /// is in no public repository searched, and no public re-implementation or snapshot test checked against
+    /// Core Image was found (searched: Apple docs, xamarin-macios docs, GPUImage/MetalImage swirl filters, which
+    /// are independent designs). It is kept as is rather than flipped on a guess.
     static func twirl(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")

@@ -12,6 +12,11 @@ extension DistortionFilters {
     /// Rotation and zoom turn and scale the result about c. Strands 0 with periodicity 1, zoom 1 and rotation 0
     /// leave the frame as it is and fill the inset (and everything outside the image) with the recursion.
     /// The output extent is infinite: the recursion continues outwards as well.
+    /// The image is read clamped to its extent: when the image and the inset have different proportions (the
+    /// defaults on a 600×400 photo: ×3 across, ×2 up) the recursion is only roughly self-similar, and some
+    /// spiral points fall just outside the image after their last whole step of K; read unclamped they showed
+    /// a transparent wedge with an alpha ramp and grey seams where the bilinear sampler met the transparent
+    /// border (visual review, ../shared/reviews/visual-review.md). Clamped, they take the edge's colour.
     static func droste(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let q0 = try inputs.point("inputInsetPoint0")
@@ -67,9 +72,11 @@ extension DistortionFilters {
                         break
                     }
                 }
-                coords[i] = SIMD2(sx + cx, sy + cy)
+                // A point the steps could not bring into the frame reads the nearest edge pixel.
+                coords[i] = SIMD2(min(max(sx + cx, ox0), ox1), min(max(sy + cy, oy0), oy1))
             }
         }
-        return kernel.apply(extent: .infinite, input: image) { _ in outer }
+        let region = outer.insetBy(dx: -2, dy: -2)
+        return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
     }
 }

@@ -7,16 +7,16 @@ import Foundation
 struct NinePartAxis {
     let low: Double, middle: Double, grown: Double
     let tiled: Bool
-    /// For tiles: repeat them from the top of the band down (true) or from its bottom up.
-    let fromHigh: Bool
+    /// For tiles: every other repeat mirrored (true) or all repeats the same way up.
+    let mirrored: Bool
 
-    init(breakpoints a: Double, _ b: Double, grow: Double, extentMin: Double, extentMax: Double, tiled: Bool, fromHigh: Bool) {
+    init(breakpoints a: Double, _ b: Double, grow: Double, extentMin: Double, extentMax: Double, tiled: Bool, mirrored: Bool) {
         let lo = min(max(min(a, b), extentMin), extentMax), hi = min(max(max(a, b), extentMin), extentMax)
         low = lo
         middle = hi - lo
         grown = max(0, middle + grow)
         self.tiled = tiled
-        self.fromHigh = fromHigh
+        self.mirrored = mirrored
     }
 
     /// How much longer the output is than the input along this axis.
@@ -30,11 +30,11 @@ struct NinePartAxis {
         guard m > 0 else { return lo }
         let u = x - lo
         if !tiled { return lo + u * (m / g) }
-        if fromHigh {
-            let back = g - u
-            return lo + m - (back - m * (back / m).rounded(.down))
-        }
-        return lo + (u - m * (u / m).rounded(.down))
+        let k = (u / m).rounded(.down)
+        let f = u - m * k
+        // Odd repeats run backwards: each tile meets its neighbour at the same source row (no seam).
+        if mirrored, Int(k) & 1 != 0 { return lo + m - f }
+        return lo + f
     }
 
     /// The source interval an output interval reads.
@@ -95,18 +95,19 @@ extension DistortionFilters {
     /// The nine-part stretch: the corners keep their size, the bands between the breakpoints stretch to grow the
     /// image by the grow amount (a negative amount shrinks the middle band, at most to nothing).
     static func ninePartStretched(_ inputs: FilterInputs) throws -> Image {
-        try ninePart(inputs, tiled: false, fromTop: false)
+        try ninePart(inputs, tiled: false, flipYTiles: false)
     }
 
-    /// The nine-part tiling: as the stretch, but the middle bands repeat instead of stretching. With
-    /// inputFlipYTiles the vertical repeats are laid from the top of the band down (as a top-left-origin
-    /// interface lays them), otherwise from its bottom up; the partial tile falls at the other end. Apple's
-    /// description of this flag is one line; this reading is this engine's.
+    /// The nine-part tiling: as the stretch, but the middle bands repeat instead of stretching, from the
+    /// band's start; the partial tile falls at its end. With inputFlipYTiles every other vertical repeat is
+    /// flipped upside down (mirrored), as "flip Y tiles" means in the tile modes of other toolkits (WPF's
+    /// TileMode.FlipY, OOXML's tile flip "y"). Apple documents the flag by its name only (no description, no
+    /// picture): this reading is a guess from that name.
     static func ninePartTiled(_ inputs: FilterInputs) throws -> Image {
-        try ninePart(inputs, tiled: true, fromTop: try inputs.bool("inputFlipYTiles"))
+        try ninePart(inputs, tiled: true, flipYTiles: try inputs.bool("inputFlipYTiles"))
     }
 
-    private static func ninePart(_ inputs: FilterInputs, tiled: Bool, fromTop: Bool) throws -> Image {
+    private static func ninePart(_ inputs: FilterInputs, tiled: Bool, flipYTiles: Bool) throws -> Image {
         let image = try inputs.image("inputImage")
         let b0 = try inputs.point("inputBreakpoint0")
         let b1 = try inputs.point("inputBreakpoint1")
@@ -114,9 +115,9 @@ extension DistortionFilters {
         let e = image.extent
         guard !e.isInfinite, !e.isEmpty else { return image }
         let ax = NinePartAxis(breakpoints: b0.x, b1.x, grow: grow.x, extentMin: e.minX, extentMax: e.maxX,
-                              tiled: tiled, fromHigh: false)
+                              tiled: tiled, mirrored: false)
         let ay = NinePartAxis(breakpoints: b0.y, b1.y, grow: grow.y, extentMin: e.minY, extentMax: e.maxY,
-                              tiled: tiled, fromHigh: fromTop)
+                              tiled: tiled, mirrored: flipYTiles)
         let kernel = WarpKernel(name: tiled ? "ninePartTiled" : "ninePartStretched") { coords, x0, y, count in
             let sy = ay.map(Float(y) + 0.5)
             for i in 0..<count { coords[i] = SIMD2(ax.map(Float(x0 + i) + 0.5), sy) }

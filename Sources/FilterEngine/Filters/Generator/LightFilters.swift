@@ -159,23 +159,39 @@ enum LightFilters {
         return a + (b - a) * time
     }
 
-    /// A bright star: a Gaussian core of the given radius, a 1/d glow whose strength is e^epsilon, and a cross
-    /// of two perpendicular rays at crossAngle, e^crossOpacity strong, crossWidth wide and radius·crossScale
-    /// long, tapering to their tips.
+    /// A bright star: a core that saturates to white, a soft halo, and a cross of two perpendicular rays at
+    /// crossAngle. Apple publishes no formula; the look follows what evidence there is: Apple's documentation
+    /// ("similar to a supernova", crossScale = the cross size relative to the central flare, epsilon = the length
+    /// of the spikes, crossWidth/crossOpacity = their thickness and strength) and Apple's render in the Xamarin
+    /// Core Image sample (TestImages/StarShineGenerator.png, radius 20, other inputs at their defaults): a white
+    /// star with long, thick rays reaching across a 320-pixel frame. The light is additive and not clamped, so
+    /// the core is brighter than the colour and turns white, as it does there.
     static func starShine(_ inputs: FilterInputs) throws -> Image {
         let center = try inputs.point("inputCenter")
         let color = try inputs.color("inputColor").workingPixel
-        let radius = max(try inputs.float("inputRadius"), 0)
-        let crossScale = try inputs.float("inputCrossScale")
+        let radius = max(try inputs.float("inputRadius"), 0.5)
+        let crossScale = max(try inputs.float("inputCrossScale"), 0)
         let crossAngle = try inputs.float("inputCrossAngle")
-        let crossOpacity = expf(try inputs.float("inputCrossOpacity"))
-        let crossWidth = max(try inputs.float("inputCrossWidth"), 0.25)
-        let glowStrength = expf(try inputs.float("inputEpsilon"))
+        // Ray strength: 2 at the default crossOpacity of -2, e-fold per unit.
+        let rayStrength = 2 * expf(min(try inputs.float("inputCrossOpacity"), 20) + 2)
+        // Ray half-thickness (a Gaussian's width) at the root, in pixels: crossWidth tenths of the radius.
+        let rayWidth = max(try inputs.float("inputCrossWidth"), 0.05) * radius / 10
+        // Epsilon sets how slowly a ray fades along its length: (1 - a/length)^k with k = 2·e^-(ε+2), 2 at the
+        // default -2; a larger epsilon gives longer spikes.
+        let rayFade = 2 * expf(-(min(max(try inputs.float("inputEpsilon"), -20), 20) + 2))
         let cx = Float(center.x), cy = Float(center.y)
         let ex = cosf(crossAngle), ey = sinf(crossAngle)
-        let coreK: Float = radius > 1e-3 ? -2 / (radius * radius) : -1e6
         let rayLength = max(radius * crossScale, 1e-3)
-        let glowRadius = max(radius, 1)
+        let r2 = radius * radius
+        /// One ray's light at distance a along it and b across it: thickest and brightest at the root, tapering
+        /// to nothing at radius·crossScale.
+        @Sendable @inline(__always) func ray(_ a: Float, _ b: Float) -> Float {
+            let t = 1 - a / rayLength
+            guard t > 0 else { return 0 }
+            let w = rayWidth * (0.3 + 0.7 * t) + 0.5
+            let e = (b * b) / (w * w)
+            return e < 20 ? rayStrength * powf(t, rayFade) * expf(-e) : 0
+        }
         return ColorKernel(name: "starShine") { span in
             let out = span.out
             let dy = Float(span.y) + 0.5 - cy
@@ -183,21 +199,15 @@ enum LightFilters {
             for i in 0..<span.count {
                 let dx = x0 + Float(i)
                 let d2 = dx * dx + dy * dy
-                let d = d2.squareRoot()
-                var intensity = glowStrength * glowRadius / max(d, glowRadius * 0.5)
-                // Exponentials only where they are above e^-20 (most pixels are far from core and rays).
-                let core = coreK * d2
-                if core > -20 { intensity += expf(core) }
+                // Core (R/d)², capped: above 1 inside the radius, white where every channel passes 1.
+                var intensity = min(r2 / max(d2, 1e-6), 8)
                 // The two rays: distance along (a) and across (b) each axis.
                 let a1 = abs(dx * ex + dy * ey), b1 = abs(dx * ey - dy * ex)
-                let a2 = b1, b2 = a1
-                let t1 = max(1 - a1 / rayLength, 0), t2 = max(1 - a2 / rayLength, 0)
-                let w1 = crossWidth * t1 + 0.25, w2 = crossWidth * t2 + 0.25
-                let e1 = (b1 * b1) / (w1 * w1), e2 = (b2 * b2) / (w2 * w2)
-                if t1 > 0 && e1 < 20 { intensity += crossOpacity * t1 * t1 * expf(-e1) }
-                if t2 > 0 && e2 < 20 { intensity += crossOpacity * t2 * t2 * expf(-e2) }
-                let v = min(intensity, 1)
-                out.r[i] = color.x * v; out.g[i] = color.y * v; out.b[i] = color.z * v; out.a[i] = color.w * v
+                intensity += ray(a1, b1) + ray(b1, a1)
+                let alpha = min(intensity, 1)
+                // Premultiplied, extended range: the colour scaled by the light, opacity capped at 1.
+                out.r[i] = color.x * intensity; out.g[i] = color.y * intensity; out.b[i] = color.z * intensity
+                out.a[i] = color.w * alpha
             }
         }.apply(extent: .infinite, inputs: [])
     }

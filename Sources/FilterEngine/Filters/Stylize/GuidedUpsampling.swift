@@ -121,9 +121,15 @@ enum GuidedUpsampling {
     }
 
     /// CIEdgePreserveUpsampleFilter: inputSmallImage brought to inputImage's size by joint bilateral
-    /// upsampling. Each output pixel averages the small image's pixels near its position, weighted by a Gaussian
-    /// of their distance (σ = inputSpatialSigma small pixels) and of the difference between the guide's
-    /// luminance at the output pixel and at the small pixel's place in the guide (σ = inputLumaSigma).
+    /// upsampling (Kopf et al. 2007). Each output pixel averages the small image's pixels near its position,
+    /// weighted by a tent of their distance and a Gaussian of the difference between the guide's luminance at the
+    /// output pixel and at the small pixel's place in the guide (σ = inputLumaSigma). The tent's half-width is
+    /// inputSpatialSigma pixels of the guide (the output), at least one small pixel: where the guide is flat the
+    /// result is then exactly a bilinear upscale, and at the guide's edges the luminance term drops the far side,
+    /// so the result is never blurrier than bilinear and sharper along the guide's edges. Apple documents the
+    /// filter as upsampling "using the luminance of the input image as a guide to preserve detail" and gives no
+    /// kernel; a Gaussian of σ = 3 *small* pixels (the old reading) averaged 12 output pixels at ×4, blurrier
+    /// than bilinear (visual review: mean gradient 3.71 against bilinear's 4.18).
     static func edgePreserveUpsample(_ inputs: FilterInputs) throws -> Image {
         let guide = try inputs.image("inputImage")
         let small = try inputs.image("inputSmallImage")
@@ -134,10 +140,12 @@ enum GuidedUpsampling {
         let target = guide.extent, source = small.extent
         guard spatial > 0.05 else { return stretched(small, onto: target) }
         let sx = Float(source.width / target.width), sy = Float(source.height / target.height)
+        // The tent's half-width in small pixels: at least one (bilinear).
+        let halfWidth = max(spatial * Double(max(sx, sy)), 1)
         let ox = Float(target.minX), oy = Float(target.minY), px0 = Float(source.minX), py0 = Float(source.minY)
-        // The window: 2σ, at most 4 small pixels each way (81 taps; wider σ is truncated there).
-        let reach = min(Int((2 * spatial).rounded(.up)), 4)
-        let inverseSpatial = Float(1 / (2 * spatial * spatial)), inverseLuma = 1 / (2 * lumaSigma * lumaSigma)
+        // The window: the tent, at most 4 small pixels each way (81 taps; a wider tent is truncated there).
+        let reach = min(Int(halfWidth.rounded(.up)), 4)
+        let inverseHalfWidth = Float(1 / halfWidth), inverseLuma = 1 / (2 * lumaSigma * lumaSigma)
         let smallArea = PixelRect(covering: source), guideArea = PixelRect(covering: target)
         let w = ColorMath.lumaWeights
         // Guide look-ups stay on its pixel centres (as if clamped), and its region of interest inside it.
@@ -188,7 +196,7 @@ enum GuidedUpsampling {
                 let lo = max(cy - reach, j0), hi = min(cy + reach + 1, j1)
                 for j in lo..<max(hi, lo) {
                     let dy = Float(j) + 0.5 - fy
-                    wy[j - lo] = exp(-dy * dy * inverseSpatial)
+                    wy[j - lo] = max(1 - abs(dy) * inverseHalfWidth, 0)
                 }
                 for x in r.x..<r.maxX {
                     let fx = (Float(x) + 0.5 - ox) * sx + px0
@@ -199,7 +207,7 @@ enum GuidedUpsampling {
                     if lo < hi && left < right {
                         for i in left..<right {
                             let dx = Float(i) + 0.5 - fx
-                            wx[i - left] = exp(-dx * dx * inverseSpatial)
+                            wx[i - left] = max(1 - abs(dx) * inverseHalfWidth, 0)
                         }
                         for j in lo..<hi {
                             let row = lumas + (j - j0) * lw - i0

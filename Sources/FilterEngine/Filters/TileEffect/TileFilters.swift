@@ -38,7 +38,7 @@ enum TileFilters {
     }
 
     static func fourfoldReflected(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, ReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
+        try tiled(inputs, DiamondReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
     }
 
     static func parallelogram(_ inputs: FilterInputs) throws -> Image {
@@ -84,14 +84,17 @@ enum TileFilters {
 
     /// Like a kaleidoscope of three mirrors: a triangle of side inputSize at inputPoint, turned by
     /// inputRotation, reflected across its sides, each reflection a little darker (inputDecay per triangle
-    /// height of distance from the point).
+    /// height of distance from the point). Apple's documentation: decay is "the intensity of the color fade from
+    /// the center of the triangle" and the result is a tiled pattern, so the fade darkens the colour (the tile
+    /// stays opaque) and the triangle reads the image clamped to its extent: a triangle larger than the image
+    /// (the default 700 on a photo) shows its edge colours, never a transparent corner.
     static func triangleKaleidoscope(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let point = try inputs.point("inputPoint")
         let size = max(1e-3, abs(try inputs.number("inputSize")))
         let rotation = try inputs.number("inputRotation")
         let decay = max(0, min(1, try inputs.float("inputDecay")))
-        let folded = TileLattice.warp(image, frame: TileFrame(center: point, angle: rotation, width: size),
+        let folded = TileLattice.warp(image.clampedToExtent(), frame: TileFrame(center: point, angle: rotation, width: size),
                                       fold: triangleFold, name: "triangleKaleidoscope")
         if decay >= 1 { return folded }
         let cx = Float(point.x), cy = Float(point.y)
@@ -105,7 +108,7 @@ enum TileFilters {
                 let dx = Float(span.x0 + i) + 0.5 - cx
                 let d = max(0, (dx * dx + dy * dy).squareRoot() - height / 3)
                 let f = exp(max(-80, d * k))
-                o.r[i] *= f; o.g[i] *= f; o.b[i] *= f; o.a[i] *= f
+                o.r[i] *= f; o.g[i] *= f; o.b[i] *= f
             }
         }.apply(extent: .infinite, inputs: [folded])
     }
@@ -234,11 +237,19 @@ enum TileFilters {
 
     /// Op-art cells: the plane is cut into square cells of inputWidth (turned by inputAngle about inputCenter);
     /// each cell shows the part of the image around its own centre, magnified by inputScale (1: unchanged).
+    /// Apple's documentation: the filter "extracts a tile from the image, applies any specified scaling and
+    /// rotation, and then assembles the image again"; its output is infinite like every tile effect. So the cells
+    /// read the image clamped to its extent (a cell near an edge never shows transparent bands), and a cell whose
+    /// centre lies more than a cell outside the image takes its content from the centre wrapped back into the
+    /// extent: the pattern continues over the whole plane instead of stopping at the image's edge.
     static func opTile(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let scale = try inputs.number("inputScale")
         let f = try frame(inputs)
+        let e = image.extent
+        guard !e.isInfinite, !e.isEmpty else { return image }
         let s = Float(scale), invW = 1 / f.width
+        let (ex, ey, ew, eh) = (Float(e.minX), Float(e.minY), Float(e.width), Float(e.height))
         let kernel = WarpKernel(name: "opTile") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - f.cy
             for i in 0..<count {
@@ -246,14 +257,22 @@ enum TileFilters {
                 let u = (dx * f.cosA + dy * f.sinA) * invW
                 let v = (dy * f.cosA - dx * f.sinA) * invW
                 let cu = (u + 0.5).rounded(.down), cv = (v + 0.5).rounded(.down)
+                // The cell's centre in image coordinates, relative to the extent's corner.
+                let mx = f.cx + (cu * f.cosA - cv * f.sinA) * f.width - ex
+                let my = f.cy + (cu * f.sinA + cv * f.cosA) * f.width - ey
+                guard abs(mx) < 1e12, abs(my) < 1e12 else { coords[i] = SIMD2(-1e30, -1e30); continue }
+                // Cells over or beside the image keep their own centre (at scale 1 the image is unchanged);
+                // farther out the centre is moved back by whole image sizes.
+                let shiftX = mx < -f.width || mx > ew + f.width ? -ew * (mx / ew).rounded(.down) : 0
+                let shiftY = my < -f.width || my > eh + f.width ? -eh * (my / eh).rounded(.down) : 0
                 let su = (cu + (u - cu) * s) * f.width, sv = (cv + (v - cv) * s) * f.width
-                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA, f.cy + su * f.sinA + sv * f.cosA)
+                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA + shiftX, f.cy + su * f.sinA + sv * f.cosA + shiftY)
             }
         }
-        let grow = Double(f.width) * (1 + scale) * 0.75 + 2
-        let e = image.extent
-        return kernel.apply(extent: .infinite, input: image) { rect in
-            rect.isInfinite ? e : rect.insetBy(dx: -grow, dy: -grow).intersection(e)
-        }
+        // A cell reads up to half its diagonal times the scale around its centre, which lies at most a cell
+        // outside the image.
+        let reach = Double(f.width) * (abs(scale) * 0.75 + 1) + 2
+        let region = e.insetBy(dx: -reach, dy: -reach)
+        return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
     }
 }

@@ -142,6 +142,31 @@ struct ReflectedFold: TileFold {
     func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.reflect) }
 }
 
+/// Four-way reflected symmetry on a lattice of diamonds (rhombi of side 1 with the acute angle between their
+/// sides; wallpaper group cmm): mirrors along both diagonals of every diamond. Apple documents
+/// CIFourfoldReflectedTile as "4-way reflected symmetry" whose acute angle makes "thin diamond tiles" when small
+/// and fatter ones when large; mirrors along the diamond's two perpendicular diagonals are the isometric reading
+/// of that (reflecting across a slanted parallelogram's sides is not an isometry, and is CIParallelogramTile's
+/// look). The diamond's long diagonal lies along u. The fundamental region is the quarter diamond u, v ≥ 0.
+struct DiamondReflectedFold: TileFold {
+    let halfU: Float, halfV: Float
+    init(acute: Double) {
+        let a = min(max(abs(acute), 0.02), Double.pi - 0.02)
+        halfU = Float(cos(a / 2)); halfV = Float(sin(a / 2))
+    }
+    var reach: Double { 1.1 }
+    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
+        // The centred rectangular lattice of diamond centres: cells 2·halfU × 2·halfV, plus their corners.
+        var x = u - 2 * halfU * (u / (2 * halfU)).rounded()
+        var y = v - 2 * halfV * (v / (2 * halfV)).rounded()
+        if abs(x) / halfU + abs(y) / halfV > 1 {
+            x -= x < 0 ? -halfU : halfU
+            y -= y < 0 ? -halfV : halfV
+        }
+        return SIMD2(abs(x), abs(y))
+    }
+}
+
 /// Quarter turns about the tile corners (wallpaper group p4).
 struct RotatedFourFold: TileFold {
     var reach: Double { 0.75 }
