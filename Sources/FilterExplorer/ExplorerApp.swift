@@ -80,6 +80,7 @@ public final class Explorer {
     /// The time input being animated (0→1, looping) with `a`, if any.
     var animating: String?
     var lastSubmitted = 0
+    var submittedAt: UInt64 = 0
     let mailbox = Mailbox()
 
     init(options: ExplorerOptions, samples: SampleLibrary, terminal: Terminal) {
@@ -117,6 +118,7 @@ public final class Explorer {
 
     func loop() {
         var dirty = true
+        var shownRenderingTenths: Int?
         var idlePolls = 0
         while running {
             if terminal.pendingSignal != 0 { break }
@@ -131,6 +133,12 @@ public final class Explorer {
             }
             if animating != nil, frame?.generation ?? 0 >= lastSubmitted { advanceAnimation() }
             if needsRender { submitPreview() }
+            // The busy indicator counts tenths of a second while a render is in flight.
+            let tenths = renderingFor.map { Int($0 * 10) }
+            if tenths != shownRenderingTenths {
+                shownRenderingTenths = tenths
+                dirty = true
+            }
             if dirty {
                 draw()
                 dirty = false
@@ -213,7 +221,11 @@ public final class Explorer {
         previewNote = nil
         let layout = layout
         guard !layout.isTooSmall, let session else { return }
+        // Large photos preview from a proxy about the preview's size, then refine at full size in the background.
+        let proxyFactor = samples.proxyFactor(forPreview: PreviewGeometry(imageRect: samples.sourceRect, area: layout.preview,
+                                                                          maximumCells: terminal.maximumPreviewCells).pixelSize)
         let framing: PreviewPlanner.Framing
+        var refinement: Image?
         if showOriginal {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
         } else {
@@ -228,7 +240,8 @@ public final class Explorer {
                 return
             }
             do {
-                framing = try session.framedOutput()
+                framing = try session.framedOutput(proxyFactor: proxyFactor, context: context)
+                if framing.proxyFactor > 1 { refinement = try session.framedOutput(context: context).image }
             } catch {
                 message = Message(text: "\(error)", isError: true)
                 return
@@ -240,10 +253,18 @@ public final class Explorer {
             requestedGeometry = nil
             return
         }
-        let geometry = PreviewGeometry(imageRect: framing.rect, area: layout.preview,
+        let geometry = PreviewGeometry(imageRect: framing.fullSizeRect, area: layout.preview,
                                        maximumCells: terminal.maximumPreviewCells)
         requestedGeometry = geometry
-        lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry))
+        lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry,
+                                                       proxyFactor: framing.proxyFactor, refinement: refinement))
+        submittedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Seconds since the newest preview request, while its frame has not arrived (nil when none is in flight).
+    var renderingFor: Double? {
+        guard (frame?.generation ?? 0) < lastSubmitted, previewNote == nil else { return nil }
+        return Double(DispatchTime.now().uptimeNanoseconds - submittedAt) / 1e9
     }
 
     /// The geometry the marker and mouse use: the newest requested one.
@@ -282,13 +303,13 @@ public final class Explorer {
     func export(to path: String) {
         guard let session else { return }
         let framing: PreviewPlanner.Framing
-        do { framing = try session.framedOutput() } catch {
+        do { framing = try session.framedOutput(context: context, forExport: true) } catch {
             message = Message(text: "export failed: \(error)", isError: true)
             return
         }
         // Generated images and tables the command line names by path are written beside the output.
         let files = session.exportFiles(output: path)
-        let command = session.renderCommand(output: path)
+        let command = session.renderCommand(output: path, crop: framing.isCropped ? framing.rect : nil)
         let context = context
         let mailbox = mailbox
         message = Message(text: "exporting \(path)…", isError: false)

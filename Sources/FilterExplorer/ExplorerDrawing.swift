@@ -386,8 +386,12 @@ extension Explorer {
         if let control = currentControl {
             parts.append("\(control.input.key) = \(session.displayText(control))")
         }
-        if let frame, frame.error == nil, previewNote == nil {
-            parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs))
+        if let seconds = renderingFor {
+            parts.append(String(format: "rendering… %.1f s", seconds))
+        } else if let frame, frame.error == nil, previewNote == nil {
+            // The time belongs to the frame shown; a proxy frame says so (its full-size refinement follows).
+            let proxy = frame.proxyFactor > 1 ? " (proxy ÷\(frame.proxyFactor), refining)" : ""
+            parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs) + proxy)
         }
         parts.append("? help")
         switch mode {

@@ -203,6 +203,28 @@ public final class SampleLibrary {
         }
     }
 
+    /// `choice`'s image shrunk by a whole factor (the mean of each factor×factor block), made once and kept:
+    /// what the previews of a large photo render from. A factor of 1 is the image itself.
+    public func proxy(_ choice: ImageChoice, factor: Int, context: RenderContext) throws -> Image {
+        let full = try image(choice)
+        guard factor > 1, !full.extent.isInfinite, !full.extent.isEmpty else { return full }
+        let key = "\(choice.persisted)@proxy\(factor)"
+        if let cached = cache[key] { return cached }
+        let small = full.downsampled(by: factor)
+        let proxy = Image(buffer: try context.render(small, rect: small.extent))
+        cache[key] = proxy
+        return proxy
+    }
+
+    /// The whole factor by which previews shrink the images for a preview of `pixels` (width, height): the
+    /// largest that keeps the source at least as large as the preview, 1 when the source is not larger.
+    public func proxyFactor(forPreview pixels: (width: Int, height: Int)) -> Int {
+        let rect = sourceRect
+        guard pixels.width > 0, pixels.height > 0, !rect.isInfinite else { return 1 }
+        let ratio = min(rect.width / Double(pixels.width), rect.height / Double(pixels.height))
+        return ratio.isFinite ? max(1, min(64, Int(ratio))) : 1
+    }
+
     /// A smooth radial mask: white (opaque) at the centre to black at the corners, in the working space. With
     /// `inAlpha`, the same weights in alpha instead (white fading to transparent), for alpha masks: the samples
     /// are all opaque.

@@ -284,15 +284,55 @@ public final class FilterSession {
     // MARK: Output
 
     /// The filter's output for the preview or export, with the source clamped for filters that read beyond
-    /// the edge, framed to what is shown (see `PreviewPlanner`).
-    public func framedOutput() throws -> PreviewPlanner.Framing {
+    /// the edge, framed to what is shown (see `PreviewPlanner`). With a proxy factor above 1 it is computed on
+    /// images that many times smaller (`SampleLibrary.proxy`), with every input measured in pixels scaled to
+    /// match, so a blur of radius 40 looks as it will at full size; the framing is then in proxy coordinates.
+    /// An export (`forExport`) is the filter's own output, not shown opaque, as `render` writes it.
+    public func framedOutput(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
+                             forExport: Bool = false) throws -> PreviewPlanner.Framing {
+        let factor = max(1, proxyFactor)
+        let target = factor > 1 ? try proxyFilter(factor: factor) : filter
         for (key, choice) in imageChoices {
-            var image = try samples.image(choice)
+            var image = try samples.proxy(choice, factor: factor, context: context)
             if key == "inputImage" { image = PreviewPlanner.input(for: descriptor, source: image) }
-            try filter.setValue(.image(image), forKey: key)
+            try target.setValue(.image(image), forKey: key)
         }
-        let output = try filter.makeOutputImage()
-        return PreviewPlanner.frame(output: output, descriptor: descriptor, sourceRect: samples.sourceRect)
+        let output = try target.makeOutputImage()
+        let scale = AffineTransform.scale(x: 1 / Double(factor), y: 1 / Double(factor))
+        return PreviewPlanner.frame(output: output, descriptor: descriptor, sourceRect: scale.apply(to: samples.sourceRect),
+                                    opaque: !forExport, proxyFactor: factor)
+    }
+
+    /// A copy of the filter for images `factor` times smaller: the inputs measured in pixels (distances,
+    /// positions, offsets, rectangles, translations) divided by it, the others as they are.
+    private func proxyFilter(factor: Int) throws -> Filter {
+        let copy = try Filter(named: name)
+        for input in descriptor.inputs where !input.isImage {
+            let value = filter.value(forKey: input.key)
+            let type = PreviewPlanner.isMeasuredInPixels(input, of: name) ? .distance : input.type
+            let scaled = value.map { Self.scaled($0, type: type, by: 1 / Double(factor)) }
+            // A scaled value the input refuses keeps its full-size value (the preview is then approximate).
+            if (try? copy.setValue(scaled, forKey: input.key)) == nil { try copy.setValue(value, forKey: input.key) }
+        }
+        return copy
+    }
+
+    /// `value` with its pixel measures multiplied by `factor`, by the input's attribute type.
+    static func scaled(_ value: FilterValue, type: AttributeType?, by factor: Double) -> FilterValue {
+        switch (type, value) {
+        case (.distance?, .number(let n)):
+            return .number(n * factor)
+        case (.position?, .vector(let v)), (.offset?, .vector(let v)), (.position3?, .vector(let v)),
+             (.rectangle?, .vector(let v)):
+            return .vector(v.map { $0 * factor })
+        case (_, .transform(var t)):
+            // Conjugated by the scale: the linear part is unchanged, the translation shrinks.
+            t.tx *= factor
+            t.ty *= factor
+            return .transform(t)
+        default:
+            return value
+        }
     }
 
     // MARK: Persistence and command lines
@@ -383,9 +423,12 @@ public final class FilterSession {
     }
 
     /// The words of the `cifiltertest render` command that makes the same output: every non-image value that
-    /// differs from the catalogue default, images and tables by path (`exportFiles` for generated ones).
-    public func renderArguments(output: String) -> [String] {
-        var words = ["cifiltertest", "render", name]
+    /// differs from the catalogue default, images and tables by path (`exportFiles` for generated ones), the
+    /// clamp the preview puts before filters that read beyond the edge, and `crop` (the framing of the export).
+    public func renderArguments(output: String, crop: Rect? = nil) -> [String] {
+        var words = ["cifiltertest", "render"]
+        if imageChoices["inputImage"] != nil, PreviewPlanner.readsBeyondEdge(descriptor) { words.append("CIAffineClamp") }
+        words.append(name)
         let written = Dictionary(exportFiles(output: output).map { ($0.key, $0.path) }, uniquingKeysWith: { a, _ in a })
         let defaults = Filter(name: name)
         for control in controls {
@@ -407,13 +450,15 @@ public final class FilterSession {
             words.append(key + "=" + text)
         }
         if let source = imageChoices["inputImage"], let path = samples.path(source) ?? written["inputImage"] { words += ["-i", path] }
+        // The `=` form, so that a negative origin is not read as an option.
+        if let crop { words.append("--crop=" + [crop.x, crop.y, crop.width, crop.height].map(formatNumber).joined(separator: ",")) }
         words += ["-o", output]
         return words
     }
 
     /// `renderArguments` as one shell command line.
-    public func renderCommand(output: String) -> String {
-        renderArguments(output: output).map(Self.shellQuoted).joined(separator: " ")
+    public func renderCommand(output: String, crop: Rect? = nil) -> String {
+        renderArguments(output: output, crop: crop).map(Self.shellQuoted).joined(separator: " ")
     }
 
     /// Quotes a word for a POSIX shell when it needs it.

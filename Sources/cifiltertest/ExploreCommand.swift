@@ -17,7 +17,8 @@ struct ExploreCommand: ParsableCommand {
     @Argument(help: ArgumentHelp("A PNG or JPEG to explore.", valueName: "image"))
     var image: String?
 
-    @Option(help: ArgumentHelp("Start on this filter (a Core Image name).", valueName: "name"))
+    @Option(help: ArgumentHelp("Start on this filter (a Core Image name); with --bench, only these (comma-separated).",
+                               valueName: "name"))
     var filter: String?
 
     @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")
@@ -30,7 +31,8 @@ struct ExploreCommand: ParsableCommand {
         if bench {
             let parts = size.split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2 else { throw ValidationError("--size must look like 120x40") }
-            try ExplorerBenchmark.run(imagePath: image, columns: parts[0], rows: parts[1])
+            try ExplorerBenchmark.run(imagePath: image, columns: parts[0], rows: parts[1],
+                                      only: filter.map { $0.split(separator: ",").map(String.init) })
             return
         }
         do {

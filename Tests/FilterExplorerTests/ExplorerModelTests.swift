@@ -318,9 +318,6 @@ enum ExplorerFixtures {
         let shown = PreviewPlanner.frame(output: half, descriptor: descriptor, sourceRect: samples.sourceRect)
         let pixel = try context.renderRGBA8(shown.image, rect: shown.rect).bytes
         #expect(pixel[3] == 255 && abs(Int(pixel[0]) - 128) <= 1)
-        // The morphology gradient's alpha is max − min of an opaque source: zero, shown opaque.
-        let gradient = try ExplorerFixtures.session("CIMorphologyGradient", samples: samples).framedOutput()
-        #expect(try context.renderRGBA8(gradient.image, rect: Rect(x: 256, y: 256, width: 1, height: 1)).bytes[3] == 255)
         // Pictures keep their alpha.
         let sepia = try #require(Catalog.builtIn.filter(named: "CISepiaTone"))
         let kept = PreviewPlanner.frame(output: half, descriptor: sepia, sourceRect: samples.sourceRect)

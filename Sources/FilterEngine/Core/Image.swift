@@ -88,8 +88,8 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// The image shrunk by a whole factor, each pixel the mean of a block, on a grid anchored at the origin so
-    /// that every render sees the same blocks.
-    func downsampled(by factor: Int) -> Image {
+    /// that every render sees the same blocks. (Also the explorer's proxy of a large photo.)
+    public func downsampled(by factor: Int) -> Image {
         guard factor > 1 else { return self }
         let e = pixelExtent, f = factor
         func down(_ v: Int) -> Int { v >= 0 ? v / f : -((-v + f - 1) / f) }

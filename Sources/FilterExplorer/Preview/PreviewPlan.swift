@@ -88,6 +88,19 @@ public enum PreviewPlanner {
         return ["Bloom", "Gloom", "Convolution"].contains { descriptor.name.contains($0) }
     }
 
+    /// Scalar inputs that are lengths in pixels although Apple's attributes type them as plain scalars: a proxy
+    /// preview divides them like distances. (Relative sizes, such as CIVignette's radius, are not listed.)
+    static let pixelScalars: Set<String> = [
+        "CIGaussianBlur.inputRadius", "CIMaskedVariableBlur.inputRadius", "CISharpenLuminance.inputRadius",
+        "CIDepthOfField.inputRadius", "CIDepthOfField.inputUnsharpMaskRadius", "CIHighlightShadowAdjust.inputRadius",
+        "CIGuidedFilter.inputRadius", "CITriangleKaleidoscope.inputSize", "CIRippleTransition.inputScale",
+    ]
+
+    /// Whether a number input is a length in pixels (so a proxy preview scales it).
+    public static func isMeasuredInPixels(_ input: InputDescriptor, of filter: String) -> Bool {
+        input.type == .distance || pixelScalars.contains("\(filter).\(input.key)")
+    }
+
     /// The source to give `inputImage`.
     public static func input(for descriptor: FilterDescriptor, source: Image) -> Image {
         readsBeyondEdge(descriptor) ? source.clampedToExtent() : source
@@ -97,14 +110,26 @@ public enum PreviewPlanner {
     /// preview, such as QR codes and barcodes, are upscaled with nearest-neighbour by `PreviewRenderer`.)
     public struct Framing: Sendable {
         public let image: Image
+        /// The rectangle of `image` shown.
         public let rect: Rect
+        /// How many times smaller than the source's coordinates `image` and `rect` are (1: full size).
+        public var proxyFactor: Int = 1
+        /// Whether `rect` cuts the output's own extent (an infinite or larger output), so that a command line
+        /// reproducing it needs a crop.
+        public var isCropped = false
+
+        /// `rect` in the source's coordinates, where markers and the mouse work.
+        public var fullSizeRect: Rect {
+            proxyFactor == 1 ? rect : AffineTransform.scale(x: Double(proxyFactor), y: Double(proxyFactor)).apply(to: rect)
+        }
     }
 
     /// Frames `output` for a source of extent `sourceRect`: infinite outputs (generators, clamps), outputs of
     /// filters fed a clamped source, and outputs larger than the source are cropped to the source. Reductions
     /// are shown opaque (see `shownOpaque`).
-    public static func frame(output: Image, descriptor: FilterDescriptor?, sourceRect: Rect) -> Framing {
-        let output = descriptor.map { shownOpaque(output, of: $0) } ?? output
+    public static func frame(output: Image, descriptor: FilterDescriptor?, sourceRect: Rect, opaque: Bool = true,
+                             proxyFactor: Int = 1) -> Framing {
+        let output = opaque ? descriptor.map { shownOpaque(output, of: $0) } ?? output : output
         var extent = output.extent
         let clamped = descriptor.map(readsBeyondEdge) ?? false
         if extent.isInfinite || clamped || extent.width > sourceRect.width || extent.height > sourceRect.height {
@@ -113,18 +138,18 @@ public enum PreviewPlanner {
             extent = inside.isEmpty ? (extent.isInfinite ? sourceRect : extent) : inside
         }
         extent = extent.integral
-        return Framing(image: output.cropped(to: extent), rect: extent)
+        return Framing(image: output.cropped(to: extent), rect: extent, proxyFactor: proxyFactor,
+                       isCropped: extent != output.extent)
     }
 
     /// Some outputs are data more than pictures: a histogram's alpha is the histogram of the alpha channel
-    /// (zero but in the top bin for an opaque source, so the bins would show as transparent), k-means weights
-    /// its means by alpha, and the morphology gradient subtracts alpha too (zero everywhere on an opaque
-    /// source). Shown opaque so every pixel is visible: histograms and the gradient with their values as
-    /// colours, other reductions with their colours un-premultiplied. The histogram display makes a picture
+    /// (zero but in the top bin for an opaque source, so the bins would show as transparent), and k-means weights
+    /// its means by alpha. Shown opaque so every pixel is visible: histograms with their values as colours,
+    /// other reductions with their colours un-premultiplied. The histogram display makes a picture
     /// already and is left alone.
     static func shownOpaque(_ output: Image, of descriptor: FilterDescriptor) -> Image {
         let name = descriptor.name
-        let rawValues = name.hasSuffix("Histogram") || name == "CIMorphologyGradient"
+        let rawValues = name.hasSuffix("Histogram")
         guard descriptor.categories.contains("CICategoryReduction") || rawValues, name != "CIHistogramDisplayFilter",
               !output.extent.isEmpty else { return output }
         let unpremultiplying = !rawValues

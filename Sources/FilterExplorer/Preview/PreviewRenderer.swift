@@ -4,13 +4,27 @@ import Foundation
 /// One preview to render: a framed image (see `PreviewPlanner`) and where it goes on the screen.
 public struct PreviewRequest: Sendable {
     public var image: Image
+    /// Where it shows, in the source's coordinates.
     public var geometry: PreviewGeometry
+    /// How many times smaller than the source's coordinates `image` is (a proxy of a large photo; 1: full size).
+    public var proxyFactor: Int
+    /// The same preview at full size, rendered after this one is shown unless a newer request arrives first.
+    public var refinement: Image?
     /// When the change that caused it happened (for the keypress-to-preview latency).
     public var submitted: UInt64 = DispatchTime.now().uptimeNanoseconds
 
-    public init(image: Image, geometry: PreviewGeometry) {
+    public init(image: Image, geometry: PreviewGeometry, proxyFactor: Int = 1, refinement: Image? = nil) {
         self.image = image
         self.geometry = geometry
+        self.proxyFactor = max(1, proxyFactor)
+        self.refinement = refinement
+    }
+
+    /// The rectangle of `image` to render.
+    var renderRect: Rect {
+        guard proxyFactor > 1 else { return geometry.imageRect }
+        let shrink = 1 / Double(proxyFactor)
+        return AffineTransform.scale(x: shrink, y: shrink).apply(to: geometry.imageRect).integral
     }
 }
 
@@ -20,6 +34,8 @@ public struct PreviewFrame: Sendable {
     public let geometry: PreviewGeometry
     public let cells: PreviewCells?
     public let error: String?
+    /// The proxy factor it was rendered at (1: full size).
+    public let proxyFactor: Int
     /// Engine render and chafa conversion times, and submit-to-finish latency, in milliseconds.
     public let renderMs: Double
     public let chafaMs: Double
@@ -109,13 +125,26 @@ public final class PreviewRenderer: @unchecked Sendable {
             inProgress = cancellation
             condition.unlock()
 
-            let frame = render(request, generation: generation, converter: converter, cancellation: cancellation)
-            condition.lock()
-            inProgress = nil
-            // A cancelled frame is dropped: its replacement is already queued.
-            if !cancellation.isCancelled, (finished?.generation ?? -1) < generation { finished = frame }
-            condition.broadcast()
-            condition.unlock()
+            var frame = render(request, generation: generation, converter: converter, cancellation: cancellation)
+            var refinement = request.refinement.map { PreviewRequest(image: $0, geometry: request.geometry) }
+            while true {
+                condition.lock()
+                inProgress = nil
+                // A cancelled frame is dropped: its replacement is already queued.
+                if !cancellation.isCancelled, (finished?.generation ?? -1) <= generation { finished = frame }
+                condition.broadcast()
+                // Then the full-size refinement, unless a newer request is waiting.
+                guard let next = refinement, frame.error == nil, pending == nil, !stopping, !cancellation.isCancelled else {
+                    condition.unlock()
+                    break
+                }
+                refinement = nil
+                inProgress = cancellation
+                condition.unlock()
+                var refined = next
+                refined.submitted = request.submitted
+                frame = render(refined, generation: generation, converter: converter, cancellation: cancellation)
+            }
         }
     }
 
@@ -131,12 +160,12 @@ public final class PreviewRenderer: @unchecked Sendable {
                                           columns: geometry.cells.width, rows: geometry.cells.height)
             let done = DispatchTime.now().uptimeNanoseconds
             return PreviewFrame(generation: generation, geometry: geometry, cells: cells, error: nil,
-                                renderMs: ms(start, rendered), chafaMs: ms(rendered, done),
+                                proxyFactor: request.proxyFactor, renderMs: ms(start, rendered), chafaMs: ms(rendered, done),
                                 latencyMs: ms(request.submitted, done))
         } catch {
             let done = DispatchTime.now().uptimeNanoseconds
             return PreviewFrame(generation: generation, geometry: geometry, cells: nil, error: "\(error)",
-                                renderMs: ms(start, done), chafaMs: 0, latencyMs: ms(request.submitted, done))
+                                proxyFactor: request.proxyFactor, renderMs: ms(start, done), chafaMs: 0, latencyMs: ms(request.submitted, done))
         }
     }
 
@@ -146,7 +175,7 @@ public final class PreviewRenderer: @unchecked Sendable {
     static func pixels(for request: PreviewRequest, context: RenderContext, cancellation: RenderCancellation? = nil) throws
         -> (bytes: [UInt8], width: Int, height: Int)
     {
-        let rect = request.geometry.imageRect
+        let rect = request.renderRect
         let target = request.geometry.pixelSize
         guard !rect.isInfinite else { throw RenderError.infiniteRect }
         var rendered: (bytes: [UInt8], width: Int, height: Int)
@@ -161,7 +190,29 @@ public final class PreviewRenderer: @unchecked Sendable {
             rendered = (upscaleNearest(rendered.bytes, width: rendered.width, height: rendered.height,
                                        to: target.width, target.height), target.width, target.height)
         }
+        composeOverCheckerboard(&rendered.bytes, width: rendered.width, height: rendered.height)
         return rendered
+    }
+
+    /// Transparent pixels shown over a grey checkerboard, as image editors show them (on the terminal's own
+    /// background a transparent output, such as text, would be invisible). Blended on the encoded values, as
+    /// editors do; squares of 8×8 pixels (one cell wide, half a cell tall).
+    static func composeOverCheckerboard(_ bytes: inout [UInt8], width: Int, height: Int) {
+        let light: UInt32 = 204, dark: UInt32 = 153
+        bytes.withUnsafeMutableBufferPointer { p in
+            for y in 0..<height {
+                for x in 0..<width {
+                    let i = (y * width + x) * 4
+                    let alpha = UInt32(p[i + 3])
+                    if alpha == 255 { continue }
+                    let matte = ((x >> 3) ^ (y >> 3)) & 1 == 0 ? light : dark
+                    for c in 0..<3 {
+                        p[i + c] = UInt8((UInt32(p[i + c]) * alpha + matte * (255 - alpha) + 127) / 255)
+                    }
+                    p[i + 3] = 255
+                }
+            }
+        }
     }
 
     /// Nearest-neighbour resize of RGBA8 pixels.
