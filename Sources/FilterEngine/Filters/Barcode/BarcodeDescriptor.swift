@@ -44,12 +44,13 @@ public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
 
     /// Parses the text form; a `message=` form runs the encoder to make the descriptor.
     public static func parse(_ text: String) throws -> BarcodeDescriptor {
-        let trimmed = text.trimmingCharacters(in: .whitespaces)
+        // Only leading blanks go: a message runs to the end of the text, trailing spaces included.
+        let trimmed = Substring(text).drop { $0 == " " || $0 == "\t" }
         guard let colon = trimmed.firstIndex(of: ":") else {
             throw FilterError("a barcode descriptor starts with its symbology (qr:, aztec:, pdf417: or datamatrix:)")
         }
         let symbology = trimmed[..<colon].lowercased()
-        var rest = Substring(trimmed[trimmed.index(after: colon)...])
+        var rest = trimmed[trimmed.index(after: colon)...]
         var fields: [String: String] = [:]
         var message: [UInt8]?
         while !rest.isEmpty {

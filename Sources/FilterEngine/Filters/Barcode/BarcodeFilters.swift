@@ -91,8 +91,10 @@ enum BarcodeFilters {
     struct PDF417Bounds {
         var minWidth: Int?, maxWidth: Int?, minHeight: Int?, maxHeight: Int?
 
-        func contains(width: Int, height: Int) -> Bool {
-            width >= (minWidth ?? 0) && width <= (maxWidth ?? .max) && height >= (minHeight ?? 0) && height <= (maxHeight ?? .max)
+        /// Pixels by which a size misses the bounds (0 inside them).
+        func miss(width: Int, height: Int) -> Int {
+            max(0, (minWidth ?? 0) - width) + max(0, width - (maxWidth ?? .max)) + max(0, (minHeight ?? 0) - height)
+                + max(0, height - (maxHeight ?? .max))
         }
     }
 
@@ -116,9 +118,10 @@ enum BarcodeFilters {
     }
 
     /// The symbol for a message. Rows and columns given are kept; otherwise, for each column count, the fewest
-    /// rows that hold the message and reach the minimum height, and among those layouts that fit the pixel
-    /// bounds the one whose width / height is nearest the preferred aspect ratio (3 when none is given), then the
-    /// one with fewest codeword slots. The correction level defaults to
+    /// rows that hold the message and reach the minimum height. Among those layouts: the one that fits the pixel
+    /// bounds (or misses them by the fewest pixels: the bounds are limits to aim for, a message that cannot meet
+    /// them still draws), then the one whose width / height is nearest the preferred aspect ratio (3 when none is
+    /// given), then the one with fewest codeword slots. The correction level defaults to
     /// ISO/IEC 15438's recommendation for the message's length (Core Image's documentation: "If left
     /// unspecified, the generator chooses a correction level based on the size of the message data").
     static func pdf417Code(_ message: [UInt8], compaction: PDF417Code.Compaction, alwaysSpecify: Bool, compact: Bool,
@@ -131,22 +134,21 @@ enum BarcodeFilters {
             throw FilterError("\(message.count) bytes need \(needed) codewords at correction level \(level), more than a PDF417 symbol's 928")
         }
         let ratio = aspectRatio ?? 3
-        var best: (code: PDF417Code, score: Double, slots: Int)?
+        var best: (code: PDF417Code, miss: Int, score: Double, slots: Int)?
         for columns in fixedColumns.map({ [$0] }) ?? Array(1...30) {
             // The fewest rows that hold the codewords and reach the minimum height.
             let tallEnough = bounds.minHeight.map { ($0 - 2 * pdf417Quiet + pdf417RowHeight - 1) / pdf417RowHeight } ?? 0
-            let rows = fixedRows ?? max(3, (needed + columns - 1) / columns, tallEnough)
+            let rows = fixedRows ?? max(3, (needed + columns - 1) / columns, min(90, tallEnough))
             guard rows <= 90, let code = PDF417Code(data: data, rows: rows, columns: columns, level: level, compact: compact) else { continue }
             let size = pdf417Size(code)
-            guard bounds.contains(width: size.width, height: size.height) else { continue }
+            let miss = bounds.miss(width: size.width, height: size.height)
             let score = abs(Double(size.width) / Double(size.height) - ratio)
-            if best == nil || score < best!.score || (score == best!.score && rows * columns < best!.slots) {
-                best = (code, score, rows * columns)
-            }
+            if let b = best, (b.miss, b.score, b.slots) <= (miss, score, rows * columns) { continue }
+            best = (code, miss, score, rows * columns)
         }
         guard let best else {
             let layout = [fixedColumns.map { "\($0) columns" }, fixedRows.map { "\($0) rows" }].compactMap { $0 }.joined(separator: " × ")
-            throw FilterError("\(needed) codewords fit in no PDF417 layout\(layout.isEmpty ? "" : " of " + layout) within the width and height limits")
+            throw FilterError("\(needed) codewords fit in no PDF417 layout\(layout.isEmpty ? "" : " of " + layout) (at most 928 codewords, 3…90 rows, 1…30 columns)")
         }
         return best.code
     }
