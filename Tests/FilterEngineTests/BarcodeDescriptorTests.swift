@@ -85,6 +85,31 @@ import Testing
         }
     }
 
+    /// Every ECC 200 size (square, rectangular, one to 36 data regions, one to 10 interleaved blocks) from an
+    /// explicit payload: letters in ASCII encodation, one codeword each, filling the symbol.
+    @Test func dataMatrixEverySize() throws {
+        var images: [Image] = [], messages: [[UInt8]] = []
+        for size in DataMatrixCode.sizes {
+            let message = (0..<size.dataCodewords).map { UInt8(65 + $0 % 26) }
+            let payload = BarcodeDescriptor.hex(message.map { $0 + 1 })
+            let image = try Self.render("datamatrix:rows=\(size.rows),columns=\(size.columns),ecc=200,payload=\(payload)")
+            #expect(image.extent == Rect(x: 0, y: 0, width: Double(size.columns + 2), height: Double(size.rows + 2)))
+            // Finder: the left column and bottom row of the symbol are dark; the top-left module of the clock too.
+            let m = try BarcodeTests.modules(image)
+            #expect((1...size.rows).allSatisfy { m.dark[$0][1] } && (1...size.columns).allSatisfy { m.dark[size.rows][$0] })
+            images.append(image)
+            messages.append(message)
+        }
+        // Made from a message: ASCII encodation with digit pairs, the smallest square size that holds it.
+        let text = Array("Data Matrix 2024-11-25".utf8)
+        images.append(try Self.render("datamatrix:message=" + String(decoding: text, as: UTF8.self)))
+        messages.append(text)
+        guard let decoded = try BarcodeDecoder.decode(images) else { return }
+        for i in images.indices {
+            #expect(decoded[i] == [BarcodeDecoder.Result(format: "Data Matrix", bytes: messages[i])], "symbol \(i)")
+        }
+    }
+
     @Test func explicitPDF417Payload() throws {
         // "PDF417" as the tutorial's 3 × 3 symbol: length 5, four text codewords, four check words (level 1).
         let words = [5, 453, 178, 121, 239]
@@ -115,7 +140,9 @@ import Testing
         #expect(message("aztec:layers=5,compact=1,words=1,payload=00").contains("1…4"))
         #expect(message("pdf417:rows=3,columns=3,payload=0500").contains("counts its codewords"))
         #expect(message("pdf417:rows=3,columns=4,payload=0100").contains("check words"))
-        #expect(message("datamatrix:rows=10,columns=10,payload=00").contains("Data Matrix"))
+        #expect(message("datamatrix:rows=10,columns=10,payload=00").contains("holds 3 data codewords"))
+        #expect(message("datamatrix:rows=10,columns=12,payload=00").contains("not a Data Matrix ECC 200 size"))
+        #expect(message("datamatrix:ecc=140,rows=10,columns=10,payload=000000").contains("ECC 200"))
         #expect(message("qr:payload=zz,version=1,mask=0").contains("hexadecimal"))
         // Through the filter's value check too, as Core Image returns no image for such a descriptor.
         let filter = try Filter(named: "CIBarcodeGenerator")

@@ -122,7 +122,6 @@ extension InputDescriptor {
             guard t.values.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
         case (.barcodeDescriptor, .barcode(let descriptor)):
             // The symbol must be drawable: a descriptor Core Image would refuse (nil) is an error here.
-            if case .dataMatrix = descriptor { break }
             do { _ = try descriptor.render() } catch let error as FilterError {
                 throw FilterError("\(filter).\(key): \(error.message)")
             }

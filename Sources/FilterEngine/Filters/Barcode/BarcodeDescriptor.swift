@@ -11,7 +11,7 @@ import Foundation
 ///                                                       the payload holds the words as one bit string)
 ///     pdf417:compact=0,rows=6,columns=2,payload=…       CIPDF417CodeDescriptor (16-bit codewords,
 ///                                                       little-endian; the first is the data count)
-///     datamatrix:rows=10,columns=10,payload=…           CIDataMatrixCodeDescriptor (parsed, not drawn)
+///     datamatrix:rows=10,columns=10,payload=…           CIDataMatrixCodeDescriptor (ECC 200 sizes only)
 ///
 /// or, to try the filter, made from a message by the encoders of the matching generators (`message=` comes
 /// last and takes the rest of the text, commas included):
@@ -19,6 +19,8 @@ import Foundation
 ///     qr:level=Q,message=Hello                          as CIQRCodeGenerator encodes it
 ///     aztec:correction=23,compact=0,message=Hello       as CIAztecCodeGenerator encodes it
 ///     pdf417:level=2,columns=3,compact=0,message=Hello  as CIPDF417BarcodeGenerator encodes it
+///     datamatrix:message=Hello                          ASCII encodation, the smallest square size
+///                                                       (Core Image has no Data Matrix generator filter)
 public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
     case qr(payload: [UInt8], version: Int, mask: Int, level: String)
     case aztec(payload: [UInt8], compact: Bool, layers: Int, dataCodewordCount: Int)
@@ -127,8 +129,17 @@ public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
                                      rows: try required("rows", 3...90), columns: try required("columns", 1...30))
             }
         case "datamatrix":
-            guard message == nil else { throw FilterError("barcode descriptor: there is no Data Matrix encoder here to make one from a message") }
-            descriptor = .dataMatrix(payload: try payload(), rows: try required("rows", 8...144), columns: try required("columns", 10...144))
+            if let ecc = string("ecc"), ecc != "200" {
+                throw FilterError("barcode descriptor: only Data Matrix ECC 200 is drawn (ecc=200), not ecc=\(ecc)")
+            }
+            if let message {
+                guard let code = DataMatrixCode(message: message) else {
+                    throw FilterError("barcode descriptor: \(message.count) bytes do not fit in a Data Matrix symbol")
+                }
+                descriptor = .dataMatrix(payload: code.dataWords, rows: code.size.rows, columns: code.size.columns)
+            } else {
+                descriptor = .dataMatrix(payload: try payload(), rows: try required("rows", 8...144), columns: try required("columns", 10...144))
+            }
         default:
             throw FilterError("barcode descriptor: unknown symbology \"\(symbology)\" (qr, aztec, pdf417 or datamatrix)")
         }
@@ -159,7 +170,8 @@ public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
     }
 
     /// The symbol's modules with its light margin, as CIBarcodeGenerator draws it: QR and Aztec with the one-module
-    /// margin of CIQRCodeGenerator and CIAztecCodeGenerator, PDF417 as CIPDF417BarcodeGenerator draws it.
+    /// margin of CIQRCodeGenerator and CIAztecCodeGenerator, PDF417 as CIPDF417BarcodeGenerator draws it, Data
+    /// Matrix with the same one-module margin (ISO/IEC 16022's minimum quiet zone; no Apple render to check).
     /// Throws, naming what is wrong, when the parameters do not describe a valid symbol.
     func render() throws -> Image {
         switch self {
@@ -198,8 +210,16 @@ public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
                 throw FilterError("\(words.count) PDF417 data codewords in \(rows) rows × \(columns) columns leave \(rows * columns - words.count) for check words, which must be 2, 4, 8 … 512 (and codewords 0…928)")
             }
             return BarcodeFilters.pdf417Image(code)
-        case .dataMatrix:
-            throw FilterError("CIBarcodeGenerator: Data Matrix descriptors are not drawn here (no Data Matrix encoder is implemented)")
+        case let .dataMatrix(payload, rows, columns):
+            guard let size = DataMatrixCode.size(rows: rows, columns: columns) else {
+                throw FilterError("\(rows) × \(columns) is not a Data Matrix ECC 200 size")
+            }
+            guard let code = DataMatrixCode(dataWords: payload, rows: rows, columns: columns) else {
+                throw FilterError("a \(rows) × \(columns) Data Matrix symbol holds \(size.dataCodewords) data codewords, the payload has \(payload.count)")
+            }
+            return BarcodeFilters.moduleImage(width: columns + 2, height: rows + 2) { x, y in
+                x >= 1 && x <= columns && y >= 1 && y <= rows && code.isDark(x: x - 1, y: y - 1)
+            }
         }
     }
 }

@@ -1,6 +1,7 @@
 import Foundation
 
-/// Barcode generators: finite, opaque images with one pixel per module (black 0, white 1), extent at the origin.
+/// Barcode generators: finite, opaque images with one pixel per module (black 0, white 1; PDF417 rows are 3
+/// pixels tall), extent at the origin.
 enum BarcodeFilters {
     static let all: [String: FilterImplementation] = [
         "CIQRCodeGenerator": qrCode,
