@@ -102,7 +102,8 @@ enum BarcodeFilters {
     /// Core Image's PDF417 geometry, read from its attribute ranges: a module is 1 pixel wide and a row 3 pixels
     /// tall (ISO/IEC 15438's minimum row height), with a 2-pixel light margin on every side. inputMinWidth's
     /// minimum 56 is the narrowest symbol (compact, one column: 52 modules) plus 4, its maximum 583 the widest
-    /// (30 columns: 579 modules) plus 4; inputMinHeight's minimum 13 is 3 rows of 3 pixels plus 4.
+    /// (30 columns: 579 modules) plus 4; inputMinHeight's minimum 13 is 3 rows of 3 pixels plus 4 (its maximum
+    /// 283 does not follow the rule: 90 rows make 274).
     static let pdf417Quiet = 2, pdf417RowHeight = 3
 
     static func pdf417Size(_ code: PDF417Code) -> (width: Int, height: Int) {
@@ -135,10 +136,10 @@ enum BarcodeFilters {
             throw FilterError("\(message.count) bytes need \(needed) codewords at correction level \(level), more than a PDF417 symbol's 928")
         }
         let ratio = aspectRatio ?? 3
+        // Rows the minimum height asks for.
+        let tallEnough = bounds.minHeight.map { ($0 - 2 * pdf417Quiet + pdf417RowHeight - 1) / pdf417RowHeight } ?? 0
         var best: (code: PDF417Code, miss: Int, score: Double, slots: Int)?
         for columns in fixedColumns.map({ [$0] }) ?? Array(1...30) {
-            // The fewest rows that hold the codewords and reach the minimum height.
-            let tallEnough = bounds.minHeight.map { ($0 - 2 * pdf417Quiet + pdf417RowHeight - 1) / pdf417RowHeight } ?? 0
             let rows = fixedRows ?? max(3, (needed + columns - 1) / columns, min(90, tallEnough))
             guard rows <= 90, let code = PDF417Code(data: data, rows: rows, columns: columns, level: level, compact: compact) else { continue }
             let size = pdf417Size(code)
