@@ -148,6 +148,13 @@ public struct FilterInputs {
         }
     }
 
+    public func barcodeDescriptor(_ key: String) throws -> BarcodeDescriptor {
+        guard case .barcode(let barcode) = try value(key) else {
+            throw FilterError("\(descriptor.name).\(key) is not a barcode descriptor")
+        }
+        return barcode
+    }
+
     public func image(_ key: String) throws -> Image {
         guard case .image(let image) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not an image") }
         return image

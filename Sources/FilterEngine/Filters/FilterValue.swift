@@ -9,6 +9,8 @@ public enum FilterValue: Sendable, CustomStringConvertible {
     case string(String)
     case data([UInt8])
     case image(Image)
+    /// A CIBarcodeDescriptor (CIBarcodeGenerator's input).
+    case barcode(BarcodeDescriptor)
 
     /// The value a catalogue default stands for, or nil where the catalogue gives none that a filter can use.
     init?(_ value: AttributeValue, for input: InputDescriptor) {
@@ -32,6 +34,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string: "a string"
         case .data: "data"
         case .image: "an image"
+        case .barcode: "a barcode descriptor"
         }
     }
 
@@ -44,6 +47,7 @@ public enum FilterValue: Sendable, CustomStringConvertible {
         case .string(let s): "\"\(s)\""
         case .data(let d): "<\(d.count) bytes>"
         case .image(let i): i.description
+        case .barcode(let b): b.description
         }
     }
 }
@@ -80,6 +84,7 @@ extension InputDescriptor {
         case .image: return "an image"
         case .string, .object, .attributedString: return "a string"
         case .data: return "data (text or bytes)"
+        case .barcodeDescriptor: return "a barcode descriptor (qr:…, aztec:…, pdf417:… or datamatrix:…)"
         default: return "a \(valueClass.rawValue), which cannot be made here"
         }
     }
@@ -115,6 +120,11 @@ extension InputDescriptor {
             guard c.components.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
         case (.transform, .transform(let t)):
             guard t.values.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
+        case (.barcodeDescriptor, .barcode(let descriptor)):
+            // The symbol must be drawable: a descriptor Core Image would refuse (nil) is an error here.
+            do { _ = try descriptor.render() } catch let error as FilterError {
+                throw FilterError("\(filter).\(key): \(error.message)")
+            }
         case (.image, .image), (.string, .string), (.object, .string), (.attributedString, .string),
              (.data, .data), (.data, .string):
             break

@@ -34,6 +34,10 @@ public enum ValueParser {
             value = .data(try data(text, for: input, filter: filter))
         case .image:
             value = .image(try ImageFile.read(trimmed))
+        case .barcodeDescriptor:
+            do { value = .barcode(try BarcodeDescriptor.parse(text)) } catch let error as FilterError {
+                throw FilterError("\(filter).\(input.key): \(error.message)")
+            }
         default:
             throw FilterError("\(filter).\(input.key) is a \(input.valueClass.rawValue), which cannot be given here")
         }
@@ -102,6 +106,7 @@ public enum ValueParser {
         case .string(let s): s
         case .data(let d): String(decoding: d, as: UTF8.self)
         case .image: "<image>"
+        case .barcode(let b): b.description
         }
     }
 }

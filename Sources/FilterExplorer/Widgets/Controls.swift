@@ -75,6 +75,9 @@ public enum ControlFactory {
             return .image(ImageRole(input, filter: filter))
         case .string, .attributedString:
             return .text
+        case .barcodeDescriptor:
+            // Typed in its text form (qr:level=M,message=Hello …), read by ValueParser.
+            return .text
         case .data:
             // Messages are text; colour tables are chosen from generated ones (or a .cube file).
             if input.key == "inputMessage" { return .text }

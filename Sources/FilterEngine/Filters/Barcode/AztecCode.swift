@@ -7,6 +7,8 @@ import Foundation
 struct AztecCode {
     let compact: Bool
     let layers: Int
+    /// The data words before error correction (a descriptor's payload).
+    let messageWords: [Int]
     /// size × size modules, row 0 at the top, true for dark.
     let modules: [Bool]
     let size: Int
@@ -217,7 +219,19 @@ struct AztecCode {
             found = (compact, layers, words, size)
             break
         }
-        guard let (compact, layers, messageWords, wordSize) = found else { return nil }
+        guard let (compact, layers, messageWords, _) = found else { return nil }
+        self.init(messageWords: messageWords, compact: compact, layers: layers)
+    }
+
+    /// The symbol of its message words (stuffed data words before error correction: what a
+    /// CIAztecCodeDescriptor's payload holds), check words filling the rest of the layers. Nil when the words
+    /// do not fit or a word is out of range for the layers' word size.
+    init?(messageWords: [Int], compact: Bool, layers: Int) {
+        guard layers >= 1, layers <= (compact ? 4 : 32), !messageWords.isEmpty,
+              messageWords.count <= (compact ? 64 : 2048) else { return nil }
+        let wordSize = Self.wordSize(layers)
+        guard messageWords.count < Self.totalBits(layers, compact: compact) / wordSize,
+              messageWords.allSatisfy({ $0 >= 0 && $0 < 1 << wordSize }) else { return nil }
 
         // Check words fill the layers; a few leading pad bits when the layer bits are not a whole number of words.
         let total = Self.totalBits(layers, compact: compact)
@@ -331,6 +345,7 @@ struct AztecCode {
         self.layers = layers
         self.size = size
         self.modules = grid
+        self.messageWords = messageWords
     }
 }
 

@@ -24,6 +24,8 @@ struct QRCode {
     let version: Int
     let level: Level
     let mask: Int
+    /// The data codewords before error correction (a descriptor's payload).
+    let dataWords: [UInt8]
     /// size × size modules, row 0 at the top, true for dark.
     let modules: [Bool]
     var size: Int { version * 4 + 17 }
@@ -117,20 +119,31 @@ struct QRCode {
             data.append(pad)
             pad = pad == 0xEC ? 0x11 : 0xEC
         }
+        self.init(dataCodewords: data, version: version, level: level, mask: nil)!
+    }
 
+    /// The symbol of its data codewords (the message bit stream cut into bytes and padded, before the split
+    /// into blocks: what a CIQRCodeDescriptor's payload holds), with the given mask or, for nil, the mask of
+    /// lowest penalty. Nil when the count does not match the version and level.
+    init?(dataCodewords data: [UInt8], version: Int, level: Level, mask requested: Int?) {
+        guard (1...40).contains(version), data.count == Self.dataCodewords(version, level),
+              requested.map({ (0..<8).contains($0) }) ?? true else { return nil }
         let codewords = Self.addErrorCorrection(data, version: version, level: level)
         var grid = Grid(version: version)
         grid.drawFunctionPatterns()
         grid.placeCodewords(codewords)
 
         // Try each mask on a copy and keep the lowest penalty (the first on ties).
-        var best = 0, bestPenalty = Int.max
-        for m in 0..<8 {
-            var trial = grid
-            trial.applyMask(m)
-            trial.drawFormat(level: level, mask: m)
-            let penalty = trial.penalty()
-            if penalty < bestPenalty { best = m; bestPenalty = penalty }
+        var best = requested ?? 0
+        if requested == nil {
+            var bestPenalty = Int.max
+            for m in 0..<8 {
+                var trial = grid
+                trial.applyMask(m)
+                trial.drawFormat(level: level, mask: m)
+                let penalty = trial.penalty()
+                if penalty < bestPenalty { best = m; bestPenalty = penalty }
+            }
         }
         grid.applyMask(best)
         grid.drawFormat(level: level, mask: best)
@@ -139,6 +152,7 @@ struct QRCode {
         self.level = level
         self.mask = best
         self.modules = grid.dark
+        self.dataWords = data
     }
 
     /// Splits the data into blocks, appends each block's Reed-Solomon codewords and interleaves them.
