@@ -8,8 +8,21 @@ struct Glyphs {
     let swatch, left, right: String
     /// The tone curve and its diagonal reference in the curve box.
     let curve, reference: String
+    let unicode: Bool
+
+    /// The one-character fidelity mark shown before each filter in the tree.
+    func fidelity(_ status: Fidelity.Status?) -> String {
+        switch status {
+        case .verified?: unicode ? "✓" : "V"
+        case .formula?: unicode ? "ƒ" : "F"
+        case .approximate?: "~"
+        case .unavailable?: unicode ? "✗" : "x"
+        case nil: " "
+        }
+    }
 
     init(unicode: Bool) {
+        self.unicode = unicode
         if unicode {
             (expanded, collapsed, vertical, horizontal) = ("▾", "▸", "│", "─")
             (filled, knob, empty, marker, otherMarker) = ("━", "●", "─", "✛", "+")
@@ -97,7 +110,9 @@ extension Explorer {
             case .filter(let record):
                 let runnable = record.isAvailable && FilterRegistry.implementation(for: record.filterName) != nil
                 let current = record.filterName == session?.name
-                var text = "  " + (current ? "• " : "  ") + record.displayName
+                // The fidelity mark first: ✓ verified, ƒ formula, ~ approximate, ✗ unavailable.
+                var text = glyphs.fidelity(record.descriptor.fidelity?.status) + " " + (current ? "• " : "  ")
+                    + record.displayName
                 var note = " " + record.filterName
                 if !record.isAvailable { note += " · unavailable" }
                 else if !runnable { note += " · not implemented yet" }
@@ -253,7 +268,10 @@ extension Explorer {
         let focused = focus == .controls
         terminal.put(header.y, header.x, String(repeating: glyphs.horizontal, count: header.width), .init(.dim))
         guard let session else { return }
-        let title = " Inputs: \(session.descriptor.displayName) (\(session.name)) "
+        var title = " Inputs: \(session.descriptor.displayName) (\(session.name)) "
+        if let fidelity = session.descriptor.fidelity {
+            title += "· \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) "
+        }
         terminal.put(header.y, header.x + 1, title, width: header.width - 2,
                      .init(focused ? .accent : nil, bold: true, reverse: focused && terminal.colorMode == .monochrome))
         let area = layout.controls
@@ -390,6 +408,10 @@ extension Explorer {
             parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs))
         }
         parts.append("? help")
+        // Browsing filters: the details of the current one, how sure we are of it and why.
+        if focus == .filters, case .normal = mode, let fidelity = session.descriptor.fidelity {
+            parts.append("\(fidelity.status.rawValue): \(fidelity.evidence)")
+        }
         switch mode {
         case .point: parts.append("point: arrows move (Shift/HJKL ×10), click places, Enter done, Esc cancel")
         case .color: parts.append("colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel")
