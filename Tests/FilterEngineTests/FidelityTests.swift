@@ -42,6 +42,18 @@ import Testing
         #expect(counts[.unavailable] == 5)
     }
 
+    /// The README's table of counts stays in step with the catalogue.
+    @Test func readmeShowsTheCounts() throws {
+        let readme = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+            .deletingLastPathComponent().appendingPathComponent("README.md")
+        let text = try String(contentsOf: readme, encoding: .utf8)
+        for status in Fidelity.Status.allCases {
+            let count = Catalog.builtIn.filters.filter { $0.fidelity?.status == status }.count
+            let row = text.split(separator: "\n").first { $0.hasPrefix("| \(status.rawValue) (") }
+            #expect(row?.contains(" | \(count) | ") == true, "README: \(status.rawValue) should say \(count)")
+        }
+    }
+
     @Test func conformanceCasesAreReadFromTheEvidence() {
         let fidelity = Fidelity(status: .verified, evidence:
             "conformance CIBoxBlur/ABC (iOS 12.1), and conformance CIBoxBlur/def-2; not a conformance case.")
