@@ -67,6 +67,7 @@ extension Explorer {
         drawControls(layout)
         drawStatus(layout)
         if case .help = mode { drawHelp(layout) }
+        if case .details = mode { drawDetails(layout) }
         terminal.refresh()
     }
 
@@ -132,7 +133,7 @@ extension Explorer {
 
     private var isNormalOrSearch: Bool {
         switch mode {
-        case .normal, .help: true
+        case .normal, .help, .details: true
         case .text(let entry): if case .search = entry.purpose { true } else { false }
         default: false
         }
@@ -431,6 +432,34 @@ extension Explorer {
             terminal.fill(y, 0, width: width, .init(reverse: true))
             terminal.put(y, 0, line, width: width, .init(message.isError ? .error : nil, bold: message.isError,
                                                          reverse: true))
+        }
+    }
+
+    /// The details pane (key i): what the filter does and how sure we are that it renders what Core Image does.
+    private func drawDetails(_ layout: ExplorerLayout) {
+        guard let session else { return }
+        let descriptor = session.descriptor
+        let width = min(layout.columns - 4, 86)
+        let text = width - 4
+        var lines: [(String, Bool)] = [("\(descriptor.displayName) (\(descriptor.name))", true), ("", false)]
+        lines += wrap(descriptor.description, width: text).map { ($0, false) }
+        lines.append(("", false))
+        let status = descriptor.unavailableReason.map { "unavailable: it \($0)" }
+            ?? (session.isImplemented ? "available" : "not implemented yet")
+        lines += wrap("Status: \(status)", width: text).map { ($0, false) }
+        if let fidelity = descriptor.fidelity {
+            lines.append(("", false))
+            lines.append(("Fidelity: \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) (\(fidelity.status.meaning))", true))
+            lines += wrap(fidelity.evidence, width: text).map { ($0, false) }
+        }
+        let height = min(layout.rows - 2, lines.count + 4)
+        let x = (layout.columns - width) / 2, y = max(1, (layout.rows - height) / 2)
+        terminal.fill(y, x, width: width, height: height, .init(reverse: true))
+        terminal.put(y, x + 2, "Details (any key closes)", width: text, .init(bold: true, reverse: true))
+        for (i, (line, bold)) in lines.enumerated() {
+            let row = y + 2 + i
+            guard row < y + height - 1 else { break }
+            terminal.put(row, x + 2, line, width: text, .init(bold: bold, reverse: true))
         }
     }
 
