@@ -2,7 +2,7 @@
 """Builds filters.json from the facts in ../shared/reference/coreimage-attributes.json.
 
 filters.json is the one source of truth at run time; this script only (re)derives its factual part.
-Hand-written text already in filters.json (descriptions, notes, unavailability reasons) is kept, so the
+Hand-written text already in filters.json (descriptions, notes, unavailability reasons, fidelity) is kept, so the
 script can be re-run after the reference changes without losing what people wrote.
 
 Usage: scripts/build-catalog.py [REFERENCE] [OUT]
@@ -168,6 +168,13 @@ def build(reference, existing):
         reason = prev.get("unavailableReason") or UNAVAILABLE.get(name)
         if reason:
             out["unavailableReason"] = reason
+        # Hand-written: how sure we are of the filter and on what evidence (verified / formula / approximate /
+        # unavailable); kept as written, and an Apple-only filter is always "unavailable".
+        fidelity = prev.get("fidelity")
+        if reason:
+            fidelity = {"status": "unavailable", "evidence": (fidelity or {}).get("evidence") or reason}
+        if fidelity:
+            out["fidelity"] = fidelity
         inputs = []
         for r in ref["inputs"]:
             p = prev_inputs.get(r["key"], {})

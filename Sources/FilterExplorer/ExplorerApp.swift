@@ -24,6 +24,8 @@ public final class Explorer {
     enum Mode {
         case normal
         case help
+        /// The current filter's details (description, fidelity and its evidence) over the screen.
+        case details
         case text(TextEntry)
         case point(key: String, original: FilterValue?)
         case color(key: String, component: Int, original: FilterValue?)

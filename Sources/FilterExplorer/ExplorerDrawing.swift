@@ -8,8 +8,21 @@ struct Glyphs {
     let swatch, left, right: String
     /// The tone curve and its diagonal reference in the curve box.
     let curve, reference: String
+    let unicode: Bool
+
+    /// The one-character fidelity mark shown before each filter in the tree.
+    func fidelity(_ status: Fidelity.Status?) -> String {
+        switch status {
+        case .verified?: unicode ? "✓" : "V"
+        case .formula?: unicode ? "ƒ" : "F"
+        case .approximate?: "~"
+        case .unavailable?: unicode ? "✗" : "x"
+        case nil: " "
+        }
+    }
 
     init(unicode: Bool) {
+        self.unicode = unicode
         if unicode {
             (expanded, collapsed, vertical, horizontal) = ("▾", "▸", "│", "─")
             (filled, knob, empty, marker, otherMarker) = ("━", "●", "─", "✛", "+")
@@ -54,6 +67,7 @@ extension Explorer {
         drawControls(layout)
         drawStatus(layout)
         if case .help = mode { drawHelp(layout) }
+        if case .details = mode { drawDetails(layout) }
         terminal.refresh()
     }
 
@@ -97,7 +111,9 @@ extension Explorer {
             case .filter(let record):
                 let runnable = record.isAvailable && FilterRegistry.implementation(for: record.filterName) != nil
                 let current = record.filterName == session?.name
-                var text = "  " + (current ? "• " : "  ") + record.displayName
+                // The fidelity mark first: ✓ verified, ƒ formula, ~ approximate, ✗ unavailable.
+                var text = glyphs.fidelity(record.descriptor.fidelity?.status) + " " + (current ? "• " : "  ")
+                    + record.displayName
                 var note = " " + record.filterName
                 if !record.isAvailable { note += " · unavailable" }
                 else if !runnable { note += " · not implemented yet" }
@@ -117,7 +133,7 @@ extension Explorer {
 
     private var isNormalOrSearch: Bool {
         switch mode {
-        case .normal, .help: true
+        case .normal, .help, .details: true
         case .text(let entry): if case .search = entry.purpose { true } else { false }
         default: false
         }
@@ -253,7 +269,10 @@ extension Explorer {
         let focused = focus == .controls
         terminal.put(header.y, header.x, String(repeating: glyphs.horizontal, count: header.width), .init(.dim))
         guard let session else { return }
-        let title = " Inputs: \(session.descriptor.displayName) (\(session.name)) "
+        var title = " Inputs: \(session.descriptor.displayName) (\(session.name)) "
+        if let fidelity = session.descriptor.fidelity {
+            title += "· \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) "
+        }
         terminal.put(header.y, header.x + 1, title, width: header.width - 2,
                      .init(focused ? .accent : nil, bold: true, reverse: focused && terminal.colorMode == .monochrome))
         let area = layout.controls
@@ -394,6 +413,10 @@ extension Explorer {
             parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs) + proxy)
         }
         parts.append("? help")
+        // Browsing filters: the details of the current one, how sure we are of it and why.
+        if focus == .filters, case .normal = mode, let fidelity = session.descriptor.fidelity {
+            parts.append("\(fidelity.status.rawValue): \(fidelity.evidence)")
+        }
         switch mode {
         case .point: parts.append("point: arrows move (Shift/HJKL ×10), click places, Enter done, Esc cancel")
         case .color: parts.append("colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel")
@@ -413,6 +436,34 @@ extension Explorer {
             terminal.fill(y, 0, width: width, .init(reverse: true))
             terminal.put(y, 0, line, width: width, .init(message.isError ? .error : nil, bold: message.isError,
                                                          reverse: true))
+        }
+    }
+
+    /// The details pane (key i): what the filter does and how sure we are that it renders what Core Image does.
+    private func drawDetails(_ layout: ExplorerLayout) {
+        guard let session else { return }
+        let descriptor = session.descriptor
+        let width = min(layout.columns - 4, 86)
+        let text = width - 4
+        var lines: [(String, Bool)] = [("\(descriptor.displayName) (\(descriptor.name))", true), ("", false)]
+        lines += wrap(descriptor.description, width: text).map { ($0, false) }
+        lines.append(("", false))
+        let status = descriptor.unavailableReason.map { "unavailable: it \($0)" }
+            ?? (session.isImplemented ? "available" : "not implemented yet")
+        lines += wrap("Status: \(status)", width: text).map { ($0, false) }
+        if let fidelity = descriptor.fidelity {
+            lines.append(("", false))
+            lines.append(("Fidelity: \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) (\(fidelity.status.meaning))", true))
+            lines += wrap(fidelity.evidence, width: text).map { ($0, false) }
+        }
+        let height = min(layout.rows - 2, lines.count + 4)
+        let x = (layout.columns - width) / 2, y = max(1, (layout.rows - height) / 2)
+        terminal.fill(y, x, width: width, height: height, .init(reverse: true))
+        terminal.put(y, x + 2, "Details (any key closes)", width: text, .init(bold: true, reverse: true))
+        for (i, (line, bold)) in lines.enumerated() {
+            let row = y + 2 + i
+            guard row < y + height - 1 else { break }
+            terminal.put(row, x + 2, line, width: text, .init(bold: bold, reverse: true))
         }
     }
 

@@ -29,6 +29,7 @@ extension Explorer {
         ("e", "export the output at full resolution (shows the render command)"),
         ("m", "mouse on / off (click to select, wheel to scroll, click sliders)"),
         ("Ctrl-L", "redraw the screen"),
+        ("i", "details of the filter: description, how sure we are of it (fidelity) and why"),
         ("?", "this help"),
     ]
 
@@ -47,7 +48,7 @@ extension Explorer {
 
     private func handleKey(_ key: Key) {
         switch mode {
-        case .help:
+        case .help, .details:
             mode = .normal
         case .text(var entry):
             let outcome = entry.field.handle(key)
@@ -75,6 +76,7 @@ extension Explorer {
         switch key {
         case .char("q"), .char("Q"): running = false
         case .char("?"), .function(1): mode = .help
+        case .char("i"): if session != nil { mode = .details }
         case .tab, .backTab: focus = focus == .filters ? .controls : .filters
         case .char("/"):
             mode = .text(TextEntry(purpose: .search(cursor: tree.cursor, filter: session?.name), prompt: "/",
@@ -422,6 +424,7 @@ extension Explorer {
             return
         }
         if case .help = mode { mode = .normal; return }
+        if case .details = mode { mode = .normal; return }
         if case .text = mode { return }
         let (x, y) = (mouse.x, mouse.y)
         if layout.tree.contains(x: x, y: y) {

@@ -50,6 +50,13 @@ struct ListCommand: ParsableCommand {
         "List every filter of one category (Blur or CICategoryBlur, any case).", valueName: "name"))
     var category: String?
 
+    @Flag(help: "Count the filters per fidelity status: verified (matches a real Apple render), formula (a documented formula), approximate (plausible, no evidence), unavailable (Apple-only).")
+    var fidelity = false
+
+    @Option(help: ArgumentHelp(
+        "With --fidelity (implied): also list the filters of one status, with their evidence.", valueName: "status"))
+    var status: String?
+
     @Flag(help: "Print JSON (its fields are listed above).")
     var json = false
 
@@ -57,6 +64,13 @@ struct ListCommand: ParsableCommand {
 
     func run() throws {
         let list = try catalog.filtersList()
+        if fidelity || status != nil {
+            let chosen = try status.map(Listing.resolveFidelityStatus)
+            let text = json ? Listing.fidelityJSON(list, status: chosen)
+                : Listing.fidelityText(list, status: chosen, style: outputStyle())
+            print(text, terminator: "")
+            return
+        }
         let options = ListingOptions(keys: keys, allCategories: allCategories, category: category)
         let text = json ? try Listing.json(list, options: options)
             : try Listing.text(list, options: options, style: outputStyle())

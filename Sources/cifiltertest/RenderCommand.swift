@@ -45,6 +45,11 @@ struct RenderCommand: ParsableCommand {
     @Option(help: "JPEG quality, 1–100.")
     var quality = 92
 
+    @Option(name: .customLong("core-image-version"), help: ArgumentHelp(
+        "Reproduce an older Core Image, named by the iOS version that shipped it (12, 8.1); default: the current one.",
+        valueName: "N"))
+    var coreImageVersion: String?
+
     func run() throws {
         do {
             let image = try makeImage()
@@ -75,9 +80,17 @@ struct RenderCommand: ParsableCommand {
         var chain = try RenderStep.parse(steps)
         if let recipe { chain = try RenderStep.load(recipe: recipe) + chain }
         guard !chain.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
+        var version = CoreImageVersion.current
+        if let coreImageVersion {
+            guard let parsed = CoreImageVersion(parsing: coreImageVersion) else {
+                throw ValidationError("--core-image-version takes an iOS version such as 12 or 8.1, not \"\(coreImageVersion)\"")
+            }
+            version = parsed
+        }
         var current: Image? = try input.map { try ImageFile.read($0) }
         for step in chain {
             let filter = try Filter(named: step.filter)
+            filter.coreImageVersion = version
             if let current, filter.descriptor.input("inputImage") != nil {
                 try filter.setValue(.image(current), forKey: "inputImage")
             }

@@ -300,17 +300,4 @@ import Testing
         #expect(close(try Self.run("CIMix", ["inputAmount": .number(0.5)], foreground: [s], background: [d])[0],
                       Pixel(0.4, 0.4, 0.4, 0.75)))
     }
-
-    // MARK: Conformance
-
-    @Test func sourceInConformance() throws {
-        guard let folder = ConformanceTests.example("CISourceInCompositing") else { return }
-        let image = try ImageFile.read(folder.appendingPathComponent("inputImage.png").path)
-        let background = try ImageFile.read(folder.appendingPathComponent("inputBackgroundImage.png").path)
-        let output = try image.applyingFilter("CISourceInCompositing", parameters: ["inputBackgroundImage": .image(background)])
-        let result = try ConformanceTests.psnr(output, against: folder.appendingPathComponent("outputImage.png"))
-        print("conformance CISourceInCompositing: size \(result.size) vs Apple \(result.apple), PSNR \(String(format: "%.1f", result.psnr)) dB")
-        #expect(result.size == result.apple)
-        #expect(result.psnr > 40)
-    }
 }

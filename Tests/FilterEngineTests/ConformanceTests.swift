@@ -2,12 +2,83 @@ import Foundation
 import Testing
 @testable import FilterEngine
 
-/// Core Image's own renders (../shared/conformance): same output size, and close pixels (PSNR reported).
+/// Core Image's own renders (../shared/conformance/<Filter>/<case>/, described by its README): one parameterised
+/// test walks every case, builds the filter from `metadata.json` under the Core Image version that made it,
+/// renders the whole output extent (the 500×500 window at the origin where Apple's app cropped an infinite
+/// output) and demands Apple's exact size and a PSNR of at least 30 dB (more where a case is known to do better).
 @Suite struct ConformanceTests {
     static let root = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().deletingLastPathComponent().appendingPathComponent("shared/conformance")
 
-    /// The example folder of a filter, or nil (with a clear message) when ../shared/conformance is absent.
+    /// The PSNR every case must reach.
+    static let minimumPSNR = 30.0
+
+    /// Cases that cannot pass yet, each with the reason and the PSNR it must still keep (so that it cannot get
+    /// worse unnoticed). A listed case is rendered and reported; when it passes, the test says so, so that the
+    /// entry can be removed.
+    static let expectedFailures: [String: (floor: Double, reason: String)] = [
+        "CISepiaTone/alamofireimage-sepia": (0, "sepia too grey (20.9 dB): being fixed in another branch (#11 §4)"),
+        "CISepiaTone/nuke-sepia": (0, "sepia too grey (18.1 dB): being fixed in another branch (#11 §4)"),
+        "CISepiaTone/nuke-sepia-less-intense": (0, "sepia too grey (24.2 dB): being fixed in another branch (#11 §4)"),
+        "CILenticularHaloGenerator/8ECE7CD8-D4CF-424C-BEC3-DD6F284C74CA": (15, """
+            17.2 dB: the ring's position, width, profile, colour and extent match, but its striations come from \
+            Apple's own noise texture, which is not published
+            """),
+        "CIBarsSwipeTransition/07D76C35-EC09-4C60-B808-CB379A4DF7D1": (25, """
+            28.3 dB: the same layout (44.5% of the pixels show the target in both renders), but 4% of the pixels \
+            differ by more than 20 levels, three quarters of them within 3 px of an edge of Apple's bars: the \
+            bars' edges fall slightly apart (Apple's bar formula is not published; transitions are being reworked \
+            in another branch, #11 §4)
+            """),
+    ]
+
+    /// Cases known to do much better than the common floor: they must keep doing so.
+    static let stricterMinimums: [String: Double] = [
+        // Every module as Apple's: identical pixels.
+        "CIQRCodeGenerator/286FE2DC-5A27-41A7-8393-9EBAD5BA1F87": 99,
+        "CICode128BarcodeGenerator/F4F24293-DF08-4295-8F6C-642DB83D5271": 99,
+        // Per-pixel colour formulas: only 8-bit rounding separates the renders.
+        "CIColorAbsoluteDifference/860D796C-26E3-4364-AAB1-36C8CA841BC2": 50,
+        "CIWhitePointAdjust/2DD9C016-51E2-4A3B-8621-10514DE75842": 50,
+        "CIConstantColorGenerator/6A9A66F5-ED8F-45C9-9696-D73A28C82E0F": 45,
+        // Binary output: a component within rounding of the threshold flips (about 0.01% of them).
+        "CIColorThreshold/493D3772-A97A-46CC-B4F2-7024BBE864FA": 40,
+        "CISourceInCompositing/3C940DA8-5D4D-447E-84AB-6E2423788865": 40,
+        "CISourceOverCompositing/209F3816-7335-4E98-A61E-BF79FE70C06A": 40,
+        "CIDissolveTransition/758440E4-4CBD-4C0B-A8DA-ECA4CAFA875B": 40,
+        "CIRoundedRectangleGenerator/C203BC90-6F41-4362-8914-A8C64A430405": 40,
+        "CIGaussianBlur/1C4FF473-4784-4C00-9A19-6A823B494545": 35,
+        "CIGaussianBlur/alamofireimage-blur8-ios13": 40,
+        "CIGaussianBlur/alamofireimage-blur8-ios9": 40,
+        "CIMedianFilter/81AAAA30-7979-4E43-925D-A61A16F4F4BE": 35,
+    ]
+
+    /// One case folder.
+    struct Case: CustomTestStringConvertible, Sendable {
+        let filter: String
+        let name: String
+        let folder: URL
+        var id: String { "\(filter)/\(name)" }
+        var testDescription: String { id }
+    }
+
+    /// Every case folder, sorted; empty when ../shared/conformance is absent.
+    static let cases: [Case] = {
+        let manager = FileManager.default
+        guard let filters = try? manager.contentsOfDirectory(atPath: root.path) else { return [] }
+        var all: [Case] = []
+        for filter in filters.sorted() where filter.hasPrefix("CI") {
+            let folder = root.appendingPathComponent(filter)
+            for name in ((try? manager.contentsOfDirectory(atPath: folder.path)) ?? []).sorted()
+            where manager.fileExists(atPath: folder.appendingPathComponent(name).appendingPathComponent("metadata.json").path) {
+                all.append(Case(filter: filter, name: name, folder: folder.appendingPathComponent(name)))
+            }
+        }
+        return all
+    }()
+
+    /// The example folder of a filter (its first case), or nil with a clear message when ../shared/conformance is
+    /// absent: for tests that check a filter's own property on Apple's inputs.
     static func example(_ filter: String) -> URL? {
         let folder = root.appendingPathComponent(filter)
         guard let first = try? FileManager.default.contentsOfDirectory(atPath: folder.path).sorted().first else {
@@ -17,12 +88,114 @@ import Testing
         return folder.appendingPathComponent(first)
     }
 
-    /// PSNR in dB between our render of `image` over its extent and Apple's output PNG, on premultiplied RGBA
-    /// (colour weighted by alpha): what a viewer sees. Straight colour of nearly transparent pixels is rounding
-    /// noise in both renders (Apple's PNGs hold white at alpha 1/255 where ours hold black at 0).
-    static func psnr(_ image: Image, against path: URL) throws -> (psnr: Double, size: (Int, Int), apple: (Int, Int)) {
+    @Test func dataPresent() {
+        if Self.cases.isEmpty {
+            print("conformance: \(Self.root.path) is missing; SKIPPING every comparison with Apple's renders")
+        } else {
+            print("conformance: \(Self.cases.count) cases in \(Self.root.path)")
+        }
+    }
+
+    @Test(arguments: cases) func matchesAppleRender(_ example: Case) throws {
+        let setup = try Self.load(example)
+        let result = try Self.psnr(setup.output, against: setup.expected, rect: setup.rect)
+        let minimum = Self.stricterMinimums[example.id] ?? Self.minimumPSNR
+        let passes = result.size == result.apple && result.psnr >= minimum
+        let note: String
+        let known = Self.expectedFailures[example.id]
+        if let known {
+            note = passes ? "NOW PASSES: remove it from expectedFailures" : "expected failure: \(known.reason)"
+        } else {
+            note = passes ? "ok" : "FAILS"
+        }
+        print("conformance \(example.filter) \(example.name) (Core Image \(setup.version)): size \(result.size.0)×\(result.size.1) vs Apple \(result.apple.0)×\(result.apple.1), PSNR \(String(format: "%.1f", result.psnr)) dB (min \(Int(minimum))): \(note)")
+        if let known {
+            #expect(result.psnr >= known.floor, "\(example.id): PSNR fell below its known level")
+            return
+        }
+        #expect(result.size == result.apple, "\(example.id): output size")
+        #expect(result.psnr >= minimum, "\(example.id): PSNR")
+    }
+
+    /// A case made ready to compare: our output, the rectangle to render and Apple's PNG.
+    struct Setup {
+        let output: Image
+        let rect: Rect
+        let expected: URL
+        let version: CoreImageVersion
+    }
+
+    /// Builds the case's filter from its metadata.json (parameter types number, vector, color, image, string).
+    static func load(_ example: Case) throws -> Setup {
+        let data = try Data(contentsOf: example.folder.appendingPathComponent("metadata.json"))
+        guard let root = try JSONSerialization.jsonObject(with: data) as? [String: Any],
+              let parameters = root["parameterValues"] as? [[String: Any]] else {
+            throw FilterError("\(example.id): metadata.json has no parameterValues")
+        }
+        let meta = root["_metadata"] as? [String: Any]
+        var version = CoreImageVersion.current
+        if let text = meta?["iosVersionOfGeneration"] as? String {
+            guard let parsed = CoreImageVersion(parsing: text) else { throw FilterError("\(example.id): version \(text)") }
+            version = parsed
+        }
+        let filter = try Filter(named: example.filter)
+        filter.coreImageVersion = version
+        var expected: URL?
+        var cropped = false
+        for parameter in parameters {
+            guard let key = parameter["name"] as? String, let type = parameter["type"] as? String else {
+                throw FilterError("\(example.id): a parameter without name or type")
+            }
+            let extra = parameter["additionalData"]
+            let fields = extra as? [String: Any]
+            if key == "outputImage" {
+                guard let file = fields?["image"] as? String else { throw FilterError("\(example.id): outputImage file") }
+                expected = example.folder.appendingPathComponent(file)
+                cropped = fields?["wasCropped"] as? Bool ?? false
+                continue
+            }
+            let value: FilterValue
+            switch type {
+            case "number":
+                guard let number = (fields?["value"] as? NSNumber)?.doubleValue else { throw FilterError("\(example.id): \(key)") }
+                value = .number(number)
+            case "vector":
+                guard let numbers = fields?["value"] as? [NSNumber] else { throw FilterError("\(example.id): \(key)") }
+                value = .vector(numbers.map(\.doubleValue))
+            case "color":
+                guard let text = extra as? String, let color = ValueParser.color(text) else { throw FilterError("\(example.id): \(key)") }
+                value = .color(color)
+            case "image":
+                guard let file = fields?["image"] as? String else { throw FilterError("\(example.id): \(key)") }
+                value = .image(try ImageFile.read(example.folder.appendingPathComponent(file).path))
+            case "string":
+                guard let text = fields?["value"] as? String, let input = filter.descriptor.input(key) else {
+                    throw FilterError("\(example.id): \(key)")
+                }
+                // By the input's class: NSData inputs (a barcode's message) take the text's UTF-8 bytes.
+                value = input.valueClass == .data ? .data(Array(text.utf8)) : .string(text)
+            default:
+                throw FilterError("\(example.id): unknown parameter type \(type)")
+            }
+            try filter.setValue(value, forKey: key)
+        }
+        guard let expected else { throw FilterError("\(example.id): no outputImage") }
+        let output = try filter.makeOutputImage()
+        // Apple's app cropped infinite outputs to 500×500 at the origin (the README); the rest is whole.
+        let rect = cropped ? Rect(x: 0, y: 0, width: 500, height: 500) : output.extent
+        return Setup(output: output, rect: rect, expected: expected, version: version)
+    }
+
+    /// PSNR in dB between our render of `image` over `rect` (its extent by default) and Apple's output PNG, on
+    /// premultiplied RGBA (colour weighted by alpha): what a viewer sees. Straight colour of nearly transparent
+    /// pixels is rounding noise in both renders (Apple's PNGs hold white at alpha 1/255 where ours hold black at 0).
+    static func psnr(_ image: Image, against path: URL, rect: Rect? = nil) throws
+        -> (psnr: Double, size: (Int, Int), apple: (Int, Int))
+    {
         let context = RenderContext()
-        let ours = try context.renderRGBA8(image, rect: image.extent)
+        let area = rect ?? image.extent
+        guard !area.isInfinite else { throw FilterError("\(path.path): our output is infinite and no window was given") }
+        let ours = try context.renderRGBA8(image, rect: area)
         let appleImage = try ImageFile.read(path.path)
         let apple = try context.renderRGBA8(appleImage, rect: appleImage.extent)
         guard ours.width == apple.width, ours.height == apple.height else {
@@ -41,52 +214,28 @@ import Testing
         let mse = squared / Double(ours.bytes.count)
         return (mse == 0 ? 99 : 10 * log10(255 * 255 / mse), (ours.width, ours.height), (apple.width, apple.height))
     }
+}
 
-    @Test func gaussianBlur() throws {
-        guard let folder = Self.example("CIGaussianBlur") else { return }
-        let input = try ImageFile.read(folder.appendingPathComponent("inputImage.png").path)
-        let output = try input.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(20)])
-        let result = try Self.psnr(output, against: folder.appendingPathComponent("outputImage.png"))
-        print("conformance CIGaussianBlur radius 20: size \(result.size) vs Apple \(result.apple), PSNR \(String(format: "%.1f", result.psnr)) dB")
-        #expect(result.size == result.apple)
-        #expect(result.psnr > 35)
+/// The Core Image version as the harness, the API and `render --core-image-version` read it.
+@Suite struct CoreImageVersionTests {
+    @Test func parsing() {
+        #expect(CoreImageVersion(parsing: "12") == CoreImageVersion(12))
+        #expect(CoreImageVersion(parsing: "8.1") == CoreImageVersion(8, 1))
+        #expect(CoreImageVersion(parsing: "13.5.1") == CoreImageVersion(13, 5))
+        #expect(CoreImageVersion(parsing: "current") == .current)
+        for bad in ["", "x", "12.", "-3", "0", "1.2.3.4", "12.a"] { #expect(CoreImageVersion(parsing: bad) == nil, "\(bad)") }
+        #expect(CoreImageVersion(8, 1) < CoreImageVersion(8, 3))
+        #expect(CoreImageVersion(12, 4) < CoreImageVersion(13))
+        #expect(CoreImageVersion(99) < .current)
+        #expect(CoreImageVersion.current.description == "current" && CoreImageVersion(8, 1).description == "8.1")
     }
 
-    @Test func sourceOverCompositing() throws {
-        guard let folder = Self.example("CISourceOverCompositing") else { return }
-        let image = try ImageFile.read(folder.appendingPathComponent("inputImage.png").path)
-        let background = try ImageFile.read(folder.appendingPathComponent("inputBackgroundImage.png").path)
-        let output = try image.applyingFilter("CISourceOverCompositing", parameters: ["inputBackgroundImage": .image(background)])
-        let result = try Self.psnr(output, against: folder.appendingPathComponent("outputImage.png"))
-        print("conformance CISourceOverCompositing: size \(result.size) vs Apple \(result.apple), PSNR \(String(format: "%.1f", result.psnr)) dB")
-        #expect(result.size == result.apple)
-        #expect(result.psnr > 40)
-    }
-
-    @Test func constantColorGenerator() throws {
-        guard let folder = Self.example("CIConstantColorGenerator") else { return }
-        // #ffa24dff, cropped by the app to 500×500 at the origin.
-        let color = ValueParser.color("#ffa24dff")!
-        let output = try Filter(named: "CIConstantColorGenerator")
-        try output.setValue(.color(color), forKey: "inputColor")
-        let cropped = try output.makeOutputImage().cropped(to: Rect(x: 0, y: 0, width: 500, height: 500))
-        let result = try Self.psnr(cropped, against: folder.appendingPathComponent("outputImage.png"))
-        print("conformance CIConstantColorGenerator: PSNR \(String(format: "%.1f", result.psnr)) dB")
-        #expect(result.size == result.apple)
-        #expect(result.psnr > 45)
-    }
-
-    @Test func checkerboardGenerator() throws {
-        guard let folder = Self.example("CICheckerboardGenerator") else { return }
-        let filter = try Filter(named: "CICheckerboardGenerator")
-        try filter.setValue(.vector([0, 0]), forKey: "inputCenter")
-        try filter.setValue(.color(ValueParser.color("#60ff6fff")!), forKey: "inputColor0")
-        try filter.setValue(.color(ValueParser.color("#ff6767ff")!), forKey: "inputColor1")
-        try filter.setValue(.number(50), forKey: "inputWidth")
-        let board = try filter.makeOutputImage().cropped(to: Rect(x: 0, y: 0, width: 500, height: 500))
-        let result = try Self.psnr(board, against: folder.appendingPathComponent("outputImage.png"))
-        print("conformance CICheckerboardGenerator: PSNR \(String(format: "%.1f", result.psnr)) dB")
-        #expect(result.size == result.apple)
-        #expect(result.psnr > 30)
+    @Test func filterPassesItsVersionToTheImplementation() throws {
+        let filter = try Filter(named: "CIGaussianBlur")
+        try filter.setValue(.image(TestImages.pattern(width: 10, height: 10)), forKey: "inputImage")
+        try filter.setValue(.number(8), forKey: "inputRadius")
+        #expect(try filter.makeOutputImage().extent == Rect(x: -24, y: -24, width: 58, height: 58))
+        filter.coreImageVersion = CoreImageVersion(12)
+        #expect(try filter.makeOutputImage().extent == Rect(x: -44, y: -44, width: 104, height: 104))
     }
 }

@@ -82,9 +82,22 @@ import Testing
 
     @Test func extents() throws {
         let image = TestImages.pattern(width: 60, height: 40)
+        // Core Image's extent model by version (see BlurFilters.outputExtent): today 3σ a side; iOS 9–12 a grid
+        // of 2^⌊log2 σ⌋ px grown by the margin fitted on Apple's renders (160 px at σ 20, 44 px at σ 8).
         let blurred = try image.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(20)])
-        // Core Image's extent model (see BlurFilters.outputExtent): a 16-px grid grown by 8σ = 160 px.
-        #expect(blurred.extent == Rect(x: -160, y: -160, width: 384, height: 368))
+        #expect(blurred.extent == Rect(x: -60, y: -60, width: 180, height: 160))
+        let odd = image.cropped(to: Rect(x: 3, y: 5, width: 50, height: 33))
+        let current = try odd.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(2.5)])
+        #expect(current.extent == Rect(x: -5, y: -3, width: 66, height: 49))  // ⌈7.5⌉ = 8 a side
+        let ios12 = try image.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(20)],
+                                             coreImageVersion: CoreImageVersion(12, 1))
+        #expect(ios12.extent == Rect(x: -160, y: -160, width: 384, height: 368))
+        let ios9 = try odd.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(8)],
+                                          coreImageVersion: CoreImageVersion(9))
+        #expect(ios9.extent == Rect(x: 0 - 44, y: 0 - 44, width: 56 + 88, height: 40 + 88))  // grid 8: 0…56 × 0…40
+        let ios8 = try odd.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(8)],
+                                          coreImageVersion: CoreImageVersion(8, 1))
+        #expect(ios8.extent == Rect(x: 3 - 24, y: 5 - 24, width: 50 + 48, height: 33 + 48))
         #expect(image.clampedToExtent().extent.isInfinite)
         let crop = try image.applyingFilter("CICrop", parameters: ["inputRectangle": .vector([10, 5, 20, 12])])
         #expect(crop.extent == Rect(x: 10, y: 5, width: 20, height: 12))

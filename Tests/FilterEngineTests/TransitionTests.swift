@@ -233,46 +233,4 @@ import Testing
         #expect(close(try TestImages.pixel(limited, x: 60, y: 50), Self.b))
         #expect(close(try TestImages.pixel(limited, x: 60, y: 20), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
     }
-
-    // MARK: Core Image's renders
-
-    static func conformance(_ name: String, minimum: Double, _ parameters: (URL) throws -> [String: FilterValue]) throws {
-        guard let folder = ConformanceTests.example(name) else { return }
-        let source = try ImageFile.read(folder.appendingPathComponent("inputImage.png").path)
-        let target = try ImageFile.read(folder.appendingPathComponent("inputTargetImage.png").path)
-        var values = try parameters(folder)
-        values["inputTargetImage"] = .image(target)
-        let output = try source.applyingFilter(name, parameters: values)
-        let result = try ConformanceTests.psnr(output, against: folder.appendingPathComponent("outputImage.png"))
-        print("conformance \(name): size \(result.size) vs Apple \(result.apple), PSNR \(String(format: "%.1f", result.psnr)) dB")
-        #expect(result.size == result.apple)
-        #expect(result.psnr > minimum)
-    }
-
-    @Test func conformanceDissolve() throws {
-        try Self.conformance("CIDissolveTransition", minimum: 40) { _ in ["inputTime": .number(0.4991089403629303)] }
-    }
-
-    @Test func conformanceSwipe() throws {
-        try Self.conformance("CISwipeTransition", minimum: 30) { _ in
-            ["inputAngle": .number(3), "inputOpacity": .number(0.9), "inputColor": .color(ValueParser.color("#4aff7eff")!),
-             "inputExtent": .vector([0, 0, 500, 500]), "inputWidth": .number(500), "inputTime": .number(0.49513345956802368)]
-        }
-    }
-
-    @Test func conformanceBarsSwipe() throws {
-        try Self.conformance("CIBarsSwipeTransition", minimum: 25) { _ in
-            ["inputAngle": .number(3), "inputBarOffset": .number(1), "inputWidth": .number(60),
-             "inputTime": .number(0.60718768835067749)]
-        }
-    }
-
-    @Test func conformanceFlash() throws {
-        try Self.conformance("CIFlashTransition", minimum: 15) { _ in
-            ["inputStriationStrength": .number(1), "inputMaxStriationRadius": .number(400),
-             "inputStriationContrast": .number(1), "inputFadeThreshold": .number(0.8),
-             "inputTime": .number(0.96066075563430786), "inputColor": .color(ValueParser.color("#ff5589ff")!),
-             "inputCenter": .vector([250, 250]), "inputExtent": .vector([0, 0, 500, 500])]
-        }
-    }
 }

@@ -34,6 +34,10 @@ import Testing
     }
 
     func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        try run(arguments, sourceLocation: sourceLocation)
+    }
+
+    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
         let binary = try #require(Self.binary, """
             cifiltertest was not found next to the test product (searched up from \(CommandLine.arguments[0])); \
             build it first: swift build --scratch-path <the same scratch path>
@@ -139,5 +143,51 @@ import Testing
             #expect(result.stdout.contains(field), "\(field)")
         }
         #expect(result.stdout.contains("--catalog <file>"))
+    }
+
+    @Test func listFidelityCountsAndListsOneStatus() throws {
+        let counts = try run("list", "--fidelity")
+        #expect(counts.status == 0, "\(counts.stderr)")
+        #expect(counts.stdout.hasPrefix("Fidelity of the 242 filters"))
+        for status in ["verified", "formula", "approximate", "unavailable"] {
+            #expect(counts.stdout.contains("\n  \(status) "), "\(status)")
+        }
+        let json = try run("list", "--fidelity", "--status", "Verified", "--json")
+        #expect(json.status == 0, "\(json.stderr)")
+        let root = try #require(try JSONSerialization.jsonObject(with: Data(json.stdout.utf8)) as? [String: Any])
+        let numbers = try #require(root["counts"] as? [String: Int])
+        #expect(numbers.values.reduce(0, +) == 242 && root["total"] as? Int == 242)
+        let filters = try #require(root["filters"] as? [[String: Any]])
+        #expect(filters.count == numbers["verified"])
+        #expect(filters.contains { $0["name"] as? String == "CIGaussianBlur" })
+        let bad = try run("list", "--status", "sure")
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("no fidelity status \"sure\""), "\(bad.stderr)")
+        let info = try run("info", "CIBoxBlur")
+        #expect(info.stdout.contains("\n  Fidelity      verified: conformance CIBoxBlur/"), "\(info.stdout)")
+    }
+
+    /// The width and height in a PNG's header.
+    func pngSize(_ path: String) throws -> (Int, Int) {
+        let bytes = try [UInt8](Data(contentsOf: URL(fileURLWithPath: path)))
+        func word(_ at: Int) -> Int { bytes[at..<at + 4].reduce(0) { $0 << 8 | Int($1) } }
+        return (word(16), word(20))
+    }
+
+    @Test func renderUnderAnOlderCoreImage() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-version-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let chain = ["CIConstantColorGenerator", "CICrop", "inputRectangle=[0 0 10 10]", "CIGaussianBlur", "inputRadius=8"]
+        let today = directory.appendingPathComponent("today.png").path, old = directory.appendingPathComponent("ios12.png").path
+        let current = try run(["render"] + chain + ["-o", today])
+        #expect(current.status == 0, "\(current.stderr)")
+        #expect(try pngSize(today) == (58, 58))  // 3σ = 24 px a side
+        let ios12 = try run(["render"] + chain + ["-o", old, "--core-image-version", "12"])
+        #expect(ios12.status == 0, "\(ios12.stderr)")
+        #expect(try pngSize(old) == (104, 104))  // a grid of 8 px, then 44 px a side
+        let bad = try run(["render"] + chain + ["-o", old, "--core-image-version", "twelve"])
+        #expect(bad.status != 0)
+        #expect(bad.stderr.contains("--core-image-version"), "\(bad.stderr)")
     }
 }

@@ -9,6 +9,22 @@ import Testing
 /// screen with a timeout instead of sleeping. Skipped (with the reason) when tmux is not installed.
 @Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
 struct TmuxExplorerTests {
+    @Test func fidelityMarksAndDetails() throws {
+        let tmux = try Tmux(name: "fidelity")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIBoxBlur"])
+        try tmux.waitFor("the inputs header carries the status, the tree the mark") {
+            $0.contains("Inputs: Box Blur (CIBoxBlur) · ✓ verified") && $0.contains("✓ • Box Blur")
+        }
+        tmux.send("i")
+        try tmux.waitFor("the details show the evidence") {
+            $0.contains("Details (any key closes)") && $0.contains("Fidelity: ✓ verified")
+                && $0.contains("conformance CIBoxBlur/7DCF5DCD")
+        }
+        tmux.send("Escape")
+        try tmux.waitFor("any key closes the details") { !$0.contains("Details (any key closes)") }
+    }
+
     @Test func openBrowseSearchSliderAndQuit() throws {
         let tmux = try Tmux(name: "open")
         defer { tmux.kill() }

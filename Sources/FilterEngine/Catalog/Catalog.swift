@@ -68,10 +68,57 @@ public struct FilterDescriptor: Sendable {
     public let availableIOS: String?
     /// Set for filters that cannot be made off Apple's systems (they need a neural network or camera data).
     public let unavailableReason: String?
+    /// How sure we are that this engine renders what Core Image renders, and on what evidence; nil only in
+    /// catalogues that do not say (the built-in one says it for every filter).
+    public let fidelity: Fidelity?
     public let inputs: [InputDescriptor]
 
     public func input(_ key: String) -> InputDescriptor? { inputs.first { $0.key == key } }
     public var inputKeys: [String] { inputs.map(\.key) }
+}
+
+/// How sure we are of a filter (filters.json `"fidelity": {"status", "evidence"}`).
+public struct Fidelity: Sendable, Equatable {
+    public enum Status: String, Sendable, CaseIterable {
+        /// Matches at least one real Apple render: a case of the conformance harness, named in the evidence.
+        case verified
+        /// Implements a documented formula (Apple's reference, or the standard it cites), named in the evidence.
+        case formula
+        /// A plausible look without evidence; the evidence says what it rests on.
+        case approximate
+        /// Cannot exist off Apple's systems (the filter's unavailableReason says why).
+        case unavailable
+
+        public var meaning: String {
+            switch self {
+            case .verified: "matches a real Apple render"
+            case .formula: "implements a documented formula"
+            case .approximate: "plausible look, no evidence"
+            case .unavailable: "Apple-only"
+            }
+        }
+    }
+
+    public let status: Status
+    /// Short and specific: the conformance case, the document, or what the look rests on.
+    public let evidence: String
+
+    public init(status: Status, evidence: String) {
+        self.status = status
+        self.evidence = evidence
+    }
+
+    /// The conformance cases the evidence names, as "CIFilter/case" (from "conformance CIFilter/case").
+    public var conformanceCases: [String] {
+        var cases: [String] = []
+        var rest = Substring(evidence)
+        while let range = rest.range(of: "conformance ") {
+            let word = rest[range.upperBound...].prefix { !$0.isWhitespace && !",;()".contains($0) }
+            if word.contains("/") { cases.append(String(word.hasSuffix(".") ? word.dropLast() : word)) }
+            rest = rest[range.upperBound...]
+        }
+        return cases
+    }
 }
 
 /// The class of an input's value, as Core Image names it.

@@ -8,8 +8,10 @@ struct CatalogParser {
     private static let rootFields: Set<String> = ["source", "categories", "filters"]
     private static let categoryFields: Set<String> = ["name", "displayName", "description"]
     private static let filterFields: Set<String> = [
-        "name", "displayName", "description", "categories", "availableMac", "availableIOS", "unavailableReason", "inputs",
+        "name", "displayName", "description", "categories", "availableMac", "availableIOS", "unavailableReason", "fidelity",
+        "inputs",
     ]
+    private static let fidelityFields: Set<String> = ["status", "evidence"]
     private static let inputFields: Set<String> = [
         "key", "class", "type", "displayName", "description", "default", "min", "max", "sliderMin", "sliderMax",
         "identity", "notes",
@@ -91,6 +93,13 @@ struct CatalogParser {
             guard !inputs.contains(where: { $0.key == input.key }) else { throw fail(name, input.key, "input listed twice") }
             inputs.append(input)
         }
+        let unavailableReason = try string(f, "unavailableReason", name, nil, required: false)
+        let fidelity = try f["fidelity"].map { try parseFidelity($0, filter: name) }
+        if let fidelity {
+            if (fidelity.status == .unavailable) != (unavailableReason != nil) {
+                throw fail(name, nil, "fidelity status \"unavailable\" goes with an unavailableReason, and only with one")
+            }
+        }
         return FilterDescriptor(
             name: name,
             displayName: try string(f, "displayName", name, nil)!,
@@ -98,8 +107,27 @@ struct CatalogParser {
             categories: categories,
             availableMac: try string(f, "availableMac", name, nil, required: false),
             availableIOS: try string(f, "availableIOS", name, nil, required: false),
-            unavailableReason: try string(f, "unavailableReason", name, nil, required: false),
+            unavailableReason: unavailableReason,
+            fidelity: fidelity,
             inputs: inputs)
+    }
+
+    /// `{"status": "verified" | "formula" | "approximate" | "unavailable", "evidence": "..."}`, both required.
+    func parseFidelity(_ value: JSONValue, filter: String) throws -> Fidelity {
+        let f = try fields(value, allowed: Self.fidelityFields, filter, nil, what: "\"fidelity\"")
+        let statusName = try string(f, "status", filter, nil)!
+        guard let status = Fidelity.Status(rawValue: statusName) else {
+            let names = Fidelity.Status.allCases.map(\.rawValue).joined(separator: ", ")
+            throw fail(filter, nil, "unknown fidelity status \"\(statusName)\" (expected one of \(names))")
+        }
+        let evidence = try string(f, "evidence", filter, nil)!
+        guard !evidence.trimmingCharacters(in: .whitespacesAndNewlines).isEmpty else {
+            throw fail(filter, nil, "fidelity evidence must not be empty")
+        }
+        if status == .verified, Fidelity(status: status, evidence: evidence).conformanceCases.isEmpty {
+            throw fail(filter, nil, "a verified filter names its Apple render as \"conformance CIFilter/case\"")
+        }
+        return Fidelity(status: status, evidence: evidence)
     }
 
     func parseInput(_ value: JSONValue, filter: String) throws -> InputDescriptor {

@@ -125,8 +125,10 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
     }
 
     /// Applies a catalogue filter with `parameters` (the input image is this image).
-    public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:]) throws -> Image {
+    public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:],
+                               coreImageVersion: CoreImageVersion = .current) throws -> Image {
         let filter = try Filter(named: name)
+        filter.coreImageVersion = coreImageVersion
         try filter.setValue(.image(self), forKey: "inputImage")
         for (key, value) in parameters { try filter.setValue(value, forKey: key) }
         return try filter.makeOutputImage()

@@ -4,6 +4,9 @@ import Foundation
 public final class Filter: @unchecked Sendable {
     public let descriptor: FilterDescriptor
     private var values: [String: FilterValue] = [:]
+    /// Which Core Image's behaviour to reproduce: the current one unless a caller asks for an older system's
+    /// (`render --core-image-version 12`), so references rendered there stay testable.
+    public var coreImageVersion: CoreImageVersion = .current
 
     /// The filter of that name with its inputs at their defaults, as `CIFilter(name:)` gives it.
     public init(named name: String, catalog: Catalog = .builtIn) throws {
@@ -62,7 +65,7 @@ public final class Filter: @unchecked Sendable {
         guard let implementation = FilterRegistry.implementation(for: name) else {
             throw FilterError("\(name) is not implemented yet")
         }
-        return try implementation(FilterInputs(descriptor: descriptor, values: values))
+        return try implementation(FilterInputs(descriptor: descriptor, values: values, coreImageVersion: coreImageVersion))
     }
 
     /// The output image, or nil when it cannot be made (as Core Image's `outputImage`).
@@ -74,6 +77,8 @@ public final class Filter: @unchecked Sendable {
 public struct FilterInputs {
     public let descriptor: FilterDescriptor
     let values: [String: FilterValue]
+    /// The Core Image version whose behaviour the implementation reproduces (see `CoreImageVersion`).
+    public var coreImageVersion: CoreImageVersion = .current
 
     private func declared(_ key: String) throws -> InputDescriptor {
         guard let input = descriptor.input(key) else {

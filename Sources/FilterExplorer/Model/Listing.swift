@@ -56,11 +56,16 @@ public enum Listing {
 
         A filter is {"name", "displayName", "duplicate" (listed in an earlier category), "firstCategory" (the \
         category where it is unique), "available" (false when it cannot be made off Apple's systems), \
-        "unavailableReason" (only when unavailable)}, and with --keys also "inputs": [input].
+        "unavailableReason" (only when unavailable), "fidelity": {"status", "evidence"} (how sure we are that it \
+        renders what Core Image renders: verified, formula, approximate or unavailable)}, and with --keys also \
+        "inputs": [input].
+
+        list --fidelity --json prints {"total", "counts": {status: number}} and, with --status, "filters": \
+        [{"name", "status", "evidence"}].
 
         info --json prints one filter: {"name", "displayName", "description", "categories" (in display order), \
         "firstCategory", "available", "unavailableReason", "availableMac", "availableIOS" (the first Apple \
-        versions with the filter, when known), "inputs": [input]}.
+        versions with the filter, when known), "fidelity", "inputs": [input]}.
 
         An input is {"key", "class", "type", "displayName", "description", "default", "min", "max", "sliderMin", \
         "sliderMax", "identity", "notes"}, the field names of filters.json; absent fields are left out. Numbers are \
@@ -235,7 +240,10 @@ public enum Listing {
         if let first = records.first { fields.append(("Listed under", first.categoryDisplayName)) }
         let versions = [filter.availableMac.map { "macOS \($0)" }, filter.availableIOS.map { "iOS \($0)" }]
         fields.append(("Apple since", versions.compactMap { $0 }.joined(separator: ", ")))
-        fields.append(("Status", filter.unavailableReason.map { "unavailable: \($0)" } ?? "available"))
+        let status = filter.unavailableReason.map { "unavailable: \($0)" }
+            ?? (FilterRegistry.implementation(for: filter.name) == nil ? "not implemented yet" : "available")
+        fields.append(("Status", status))
+        if let fidelity = filter.fidelity { fields.append(("Fidelity", "\(fidelity.status.rawValue): \(fidelity.evidence)")) }
         out += table(fields.filter { !$0.1.isEmpty }, indent: 2)
         out.append("")
         out.append(bold("Inputs (\(filter.inputs.count))"))
@@ -299,6 +307,7 @@ public enum Listing {
         if let reason = filter.unavailableReason { fields.append(("unavailableReason", .string(reason))) }
         if let version = filter.availableMac { fields.append(("availableMac", .string(version))) }
         if let version = filter.availableIOS { fields.append(("availableIOS", .string(version))) }
+        if let fidelity = filter.fidelity { fields.append(("fidelity", fidelityObject(fidelity))) }
         fields.append(("inputs", .array(filter.inputs.map(inputJSON))))
         return JSON.object(fields).rendered() + "\n"
     }
@@ -312,7 +321,71 @@ public enum Listing {
             ("available", .bool(record.isAvailable)),
         ]
         if let reason = record.unavailableReason { fields.append(("unavailableReason", .string(reason))) }
+        if let fidelity = record.descriptor.fidelity { fields.append(("fidelity", fidelityObject(fidelity))) }
         return fields
+    }
+
+    static func fidelityObject(_ fidelity: Fidelity) -> JSON {
+        .object([("status", .string(fidelity.status.rawValue)), ("evidence", .string(fidelity.evidence))])
+    }
+
+    // MARK: Fidelity
+
+    /// A status as typed (`verified`, any case), or an error listing the statuses.
+    public static func resolveFidelityStatus(_ text: String) throws -> Fidelity.Status {
+        if let status = Fidelity.Status(rawValue: text.trimmingCharacters(in: .whitespaces).lowercased()) { return status }
+        let names = Fidelity.Status.allCases.map(\.rawValue)
+        throw ListingError(message: "no fidelity status \"\(text)\"",
+                           suggestions: Suggestions.closest(to: text.lowercased(), among: names),
+                           help: "Statuses: " + names.joined(separator: ", "))
+    }
+
+    /// The catalogue's filters in one status (every filter when nil), by name; a filter without a status counts
+    /// as approximate (nothing backs it).
+    static func fidelityFilters(_ list: FiltersList, status: Fidelity.Status?) -> [(FilterDescriptor, Fidelity)] {
+        list.catalog.filters.map { ($0, $0.fidelity ?? Fidelity(status: .approximate, evidence: "no fidelity given")) }
+            .filter { status == nil || $0.1.status == status }
+    }
+
+    /// `cifiltertest list --fidelity [--status S]`: the count of filters per status, then (with a status) the
+    /// filters in it with their evidence.
+    public static func fidelityText(_ list: FiltersList, status: Fidelity.Status? = nil, style: ListingStyle = .plain)
+        -> String
+    {
+        let all = fidelityFilters(list, status: nil)
+        let bold: (String) -> String = { style == .terminal ? "\u{1B}[1m\($0)\u{1B}[0m" : $0 }
+        var out = [bold("Fidelity of the \(count(all.count, "filter")) (how sure we are that each renders what Core Image renders)")]
+        let rows = Fidelity.Status.allCases.map { s in
+            [s.rawValue, String(all.filter { $0.1.status == s }.count), s.meaning]
+        }
+        let widths = columnWidths(rows)
+        out += rows.map { line($0, widths: widths, indent: 2) }
+        if let status {
+            let chosen = fidelityFilters(list, status: status)
+            out.append("")
+            out.append(bold("\(status.rawValue.capitalized) (\(chosen.count))"))
+            let nameWidth = chosen.map(\.0.name.count).max() ?? 0
+            out += chosen.map { line([$0.0.name, $0.1.evidence], widths: [nameWidth, 0], indent: 2) }
+        }
+        return out.map { $0 + "\n" }.joined()
+    }
+
+    /// `cifiltertest list --fidelity --json [--status S]`.
+    public static func fidelityJSON(_ list: FiltersList, status: Fidelity.Status? = nil) -> String {
+        let all = fidelityFilters(list, status: nil)
+        var fields: [(String, JSON)] = [
+            ("total", .number(Double(all.count))),
+            ("counts", .object(Fidelity.Status.allCases.map { s in
+                (s.rawValue, .number(Double(all.filter { $0.1.status == s }.count)))
+            })),
+        ]
+        if let status {
+            fields.append(("filters", .array(fidelityFilters(list, status: status).map { filter, fidelity in
+                .object([("name", .string(filter.name)), ("status", .string(fidelity.status.rawValue)),
+                         ("evidence", .string(fidelity.evidence))])
+            })))
+        }
+        return JSON.object(fields).rendered() + "\n"
     }
 
     static func inputJSON(_ input: InputDescriptor) -> JSON {
