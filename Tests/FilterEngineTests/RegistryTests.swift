@@ -76,7 +76,8 @@ import Testing
         }
         #expect(message { try filter.setValue(.number(.nan), forKey: "inputRadius") }.contains("finite"))
         #expect(message { try filter.setValue(.number(.infinity), forKey: "inputRadius") }.contains("finite"))
-        #expect(message { try filter.setValue(.number(-1), forKey: "inputRadius") }.contains("below the legal range"))
+        #expect(message { try filter.setValue(.number(-.infinity), forKey: "inputRadius") }
+            == "CIGaussianBlur.inputRadius = -inf is not finite: expected a number (usually ≥ 0)")
         #expect(message { try filter.setValue(.string("big"), forKey: "inputRadius") }.contains("expects a number"))
         #expect(message { try filter.setValue(.number(1), forKey: "inputRadiuss") }.contains("has no input inputRadiuss"))
         #expect(filter.value(forKey: "inputRadius").map { "\($0)" } == "10")  // unchanged by the failures
@@ -85,10 +86,33 @@ import Testing
         let twirl = try Filter(named: "CITwirlDistortion")
         #expect(message { try twirl.setValue(.vector([1, 2, 3]), forKey: "inputCenter") }.contains("2 numbers"))
         #expect(message { try twirl.setValue(.vector([1, .nan]), forKey: "inputCenter") }.contains("finite"))
+        #expect(message { try twirl.setValue(.color(Color([1, .infinity, 0])), forKey: "inputCenter") }.contains("expects a vector"))
         let unavailable = try Filter(named: "CICoreMLModelFilter")
         #expect(message { _ = try unavailable.makeOutputImage() }.contains("not available here"))
         let pending = try Filter(named: FilterRegistry.notYetImplemented.sorted().first!)
         #expect(message { _ = try pending.makeOutputImage() }.contains("not implemented yet"))
+    }
+
+    /// Core Image's minimum and maximum are hints for a user interface: every finite number is taken (the
+    /// vignette of an intensity of 1.2 that Apple's metadata caps at 1 must not be lost to a `try?`).
+    @Test func finiteValuesOutsideTheCatalogueRangeAreTaken() throws {
+        let vignette = try Filter(named: "CIVignette")
+        try vignette.setValue(.number(1.2), forKey: "inputIntensity")
+        #expect(vignette.value(forKey: "inputIntensity").map { "\($0)" } == "1.2")
+        let blur = try Filter(named: "CIGaussianBlur")
+        try blur.setValue(.number(-5), forKey: "inputRadius")
+        try blur.setValue(.number(1e30), forKey: "inputRadius")
+        // A boolean is any number: zero is false, anything else true (NSNumber's documented boolValue).
+        let canny = try Filter(named: "CICannyEdgeDetector")
+        try canny.setValue(.number(0.5), forKey: "inputPerceptual")
+        #expect(try FilterInputs(descriptor: canny.descriptor, values: ["inputPerceptual": .number(0.5)]).bool("inputPerceptual"))
+        #expect(try FilterInputs(descriptor: canny.descriptor, values: ["inputPerceptual": .number(-3)]).bool("inputPerceptual"))
+        let crop = try Filter(named: "CICrop")
+        crop.setDefaults()
+        try crop.setValue(.image(TestImages.pattern()), forKey: "inputImage")
+        // A negative size is standardised as CGRectStandardize does: [40 30 -20 -10] is [20 20 20 10].
+        try crop.setValue(.vector([40, 30, -20, -10]), forKey: "inputRectangle")
+        #expect(try crop.makeOutputImage().extent == Rect(x: 20, y: 20, width: 20, height: 10))
     }
 
     @Test func hugeRadiusStaysBounded() throws {

@@ -22,10 +22,14 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
 
     public let extent: Rect
     let kind: Kind
+    /// The filter (and its changed inputs) whose output this image is part of, for render-budget errors:
+    /// "CIGaussianBlur with inputRadius = 1e+09".
+    let origin: String?
 
     init(extent: Rect, kind: Kind) {
         self.extent = extent
         self.kind = kind
+        origin = FilterOrigin.current
     }
 
     /// An image of decoded pixels, placed with its bottom-left corner at the origin.
@@ -160,4 +164,10 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
              .downsample(let input, _), .upsample(let input, _): [input]
         }
     }
+}
+
+/// The filter being applied on this thread (the outermost one when filters build on others), recorded by the
+/// images it makes.
+enum FilterOrigin {
+    @TaskLocal static var current: String?
 }
