@@ -64,7 +64,7 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
         if transform == .identity { return self }
         if transform.isIntegerTranslation {
             return Image(extent: transform.apply(to: extent),
-                         kind: .translate(self, dx: Int(transform.tx), dy: Int(transform.ty)))
+                         kind: .translate(self, dx: Int(saturating: transform.tx), dy: Int(saturating: transform.ty)))
         }
         guard transform.isInvertible else { return .empty }
         let inverse = transform.inverted
@@ -95,6 +95,12 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
     /// that every render sees the same blocks.
     func downsampled(by factor: Int) -> Image {
         guard factor > 1 else { return self }
+        // The renderer streams at most 64 input pixels of a row per output pixel: larger factors are a chain of
+        // levels (block means of block means on grids anchored at the origin are the same block means).
+        if factor > 64 {
+            precondition(factor & (factor - 1) == 0, "pyramid factors are powers of two")
+            return downsampled(by: 64).downsampled(by: factor / 64)
+        }
         let e = pixelExtent, f = factor
         func down(_ v: Int) -> Int { v >= 0 ? v / f : -((-v + f - 1) / f) }
         let small = PixelRect(x: down(e.x), y: down(e.y), width: down(e.maxX + f - 1) - down(e.x),

@@ -19,7 +19,7 @@ enum BlurEffectFilters {
     /// The half-width of Core Image's box for a radius: its render at radius 40 (shared/conformance/CIBoxBlur,
     /// 660×483 in, 698×521 out) grows the extent by 19 pixels a side, a 39-pixel box.
     static func boxHalfWidth(_ radius: Double) -> Int {
-        max(0, Int(((radius - 1) / 2).rounded(.down)))
+        max(0, Int(saturating: ((radius - 1) / 2).rounded(.down)))
     }
 
     static func boxBlur(_ inputs: FilterInputs) throws -> Image {
@@ -138,7 +138,9 @@ enum BlurEffectFilters {
                     let sx = (cx - px) * kf, sy = (cy - py) * kf
                     let span = (sx * sx + sy * sy).squareRoot()
                     // Samples at most a pixel apart: fewer than 8 where the span is short.
-                    let n = span < 0.5 ? 0 : min(8, Int(span.rounded(.up)) + 1)
+                    // Compared before converting: a span of inf or NaN (an amount or centre of 1e30) takes 8
+                    // samples, which land outside and read transparent, instead of an undefined conversion.
+                    let n = span < 0.5 ? 0 : (span < 7 ? Int(span.rounded(.up)) + 1 : 8)
                     if used + n > capacity || i - first == capacity { finishGroup(before: i) }
                     counts[i - first] = n
                     let step = 1 / Float(n)

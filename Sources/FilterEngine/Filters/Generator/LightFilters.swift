@@ -135,7 +135,9 @@ enum LightFilters {
     @inline(__always) static func angularNoise(_ u: Float, cells: Int, seed: UInt32) -> Float {
         let fl = u.rounded(.down)
         let f = u - fl
-        var i0 = Int(fl) % cells
+        // The cell index modulo `cells` taken in floats first: u may be huge or NaN (a centre at 1e30).
+        let wrapped = fl - Float(cells) * (fl / Float(cells)).rounded(.down)
+        var i0 = Int(saturating: wrapped) % cells
         if i0 < 0 { i0 += cells }
         let i1 = i0 + 1 == cells ? 0 : i0 + 1
         @inline(__always) func hash(_ i: Int) -> Float {

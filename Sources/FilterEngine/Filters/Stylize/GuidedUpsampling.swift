@@ -136,7 +136,7 @@ enum GuidedUpsampling {
         let sx = Float(source.width / target.width), sy = Float(source.height / target.height)
         let ox = Float(target.minX), oy = Float(target.minY), px0 = Float(source.minX), py0 = Float(source.minY)
         // The window: 2σ, at most 4 small pixels each way (81 taps; wider σ is truncated there).
-        let reach = min(Int((2 * spatial).rounded(.up)), 4)
+        let reach = min(Int(saturating: (2 * spatial).rounded(.up)), 4)
         let inverseSpatial = Float(1 / (2 * spatial * spatial)), inverseLuma = 1 / (2 * lumaSigma * lumaSigma)
         let smallArea = PixelRect(covering: source), guideArea = PixelRect(covering: target)
         let w = ColorMath.lumaWeights

@@ -116,7 +116,7 @@ enum PixelEffects {
         for dj in -1...1 {
             for di in -1...1 {
                 let i = ci + Float(di), j = cj + Float(dj)
-                let u = jitter(Int32(truncatingIfNeeded: Int(i)), Int32(truncatingIfNeeded: Int(j)))
+                let u = jitter(Int32(truncatingIfNeeded: Int(saturating: i)), Int32(truncatingIfNeeded: Int(saturating: j)))
                 let qx = (i + margin + u.x * spread) * spacing, qy = (j + margin + u.y * spread) * spacing
                 let d = (qx - px) * (qx - px) + (qy - py) * (qy - py)
                 if d < bestD { bestD = d; best = SIMD2(qx, qy) }

@@ -115,9 +115,14 @@ enum TileFilters {
     /// input's farthest corner, as Core Image's.
     static func kaleidoscope(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let count = max(1, try inputs.number("inputCount"))
+        // Clamp: beyond 2^16 sectors a wedge is under a pixel wide at 16384 px from the centre, so the picture
+        // (every direction showing the ray at inputAngle: a radial smear) no longer changes, while the fold's
+        // table would grow with the count (1e9 sectors asked for 16 GB).
+        let count = min(max(1, try inputs.number("inputCount")), 65536)
         let center = try inputs.point("inputCenter")
-        let angle = try inputs.number("inputAngle")
+        // The fold is periodic in the angle: reduced to one turn, where its float arithmetic keeps precision
+        // (1e30 rad has no meaningful fraction of a turn left; the sector bounds looped over it for minutes).
+        let angle = try inputs.number("inputAngle").truncatingRemainder(dividingBy: 2 * Double.pi)
         let e = image.extent
         if e.isEmpty { return .empty }
         let cx = Float(center.x), cy = Float(center.y)
@@ -172,7 +177,8 @@ enum TileFilters {
             return Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
         }
         var k = (a / (Double.pi / 2)).rounded(.up)
-        while k * Double.pi / 2 <= b {
+        // At most the five quadrant directions of one turn (the bound also ends the loop where k + 1 == k).
+        for _ in 0..<5 where k * Double.pi / 2 <= b {
             let t = k * Double.pi / 2
             points.append(center + radius * SIMD2(cos(t), sin(t)))
             k += 1

@@ -93,8 +93,12 @@ enum TileLattice {
     /// precomputed cosines and sines.
     @inline(__always) static func polarFold(_ x: Float, _ y: Float, _ g: PointGroup) -> SIMD2<Float> {
         let t = fastAtan2(y, x)
-        var k = Int((t * g.inverseSector).rounded(.down))
-        k = min(max(k, -g.count), g.count)
+        // Clamped as a float before the conversion (selects: NaN, from a centre at 1e30, goes to -count).
+        let top = Float(g.count)
+        var kf = (t * g.inverseSector).rounded(.down)
+        kf = kf > -top ? kf : -top
+        kf = kf < top ? kf : top
+        let k = Int(kf)
         let c = g.cosTable[k + g.count], s = g.sinTable[k + g.count]
         // Turn by -k sectors.
         let px = x * c + y * s, py = y * c - x * s
@@ -172,7 +176,8 @@ struct GlideFold: TileFold {
         let x = u + 0.5
         let column = x.rounded(.down)
         var b = TileLattice.wrap(v)
-        if Int(column) & 1 != 0 { b = -b }
+        // Odd columns reflect: parity taken in floats (an integer conversion of a huge column is undefined).
+        if column - 2 * (column * 0.5).rounded(.down) != 0 { b = -b }
         return SIMD2(x - column - 0.5, b)
     }
 }
