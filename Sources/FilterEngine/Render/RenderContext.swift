@@ -63,7 +63,7 @@ public final class RenderContext: @unchecked Sendable {
 
     /// Renders `rect` of `image` to working-space pixels (linear, premultiplied float RGBA).
     public func render(_ image: Image, rect: Rect) throws -> PixelBuffer {
-        let area = try checkedArea(rect)
+        let area = try checkedArea(rect, of: image)
         let output = PixelBuffer(rect: area, uninitialized: true)
         try run(image, area) { evaluator, band in
             for y in band.y..<band.maxY {
@@ -78,7 +78,7 @@ public final class RenderContext: @unchecked Sendable {
     public func renderRGBA8(_ image: Image, rect: Rect, cancellation: RenderCancellation? = nil) throws
         -> (bytes: [UInt8], width: Int, height: Int)
     {
-        let area = try checkedArea(rect)
+        let area = try checkedArea(rect, of: image)
         var bytes = [UInt8](repeating: 0, count: area.area * 4)
         try bytes.withUnsafeMutableBufferPointer { memory in
             try renderRGBA8(image, rect: rect, into: memory.baseAddress!, cancellation: cancellation)
@@ -90,7 +90,7 @@ public final class RenderContext: @unchecked Sendable {
     /// (for repeated frames without reallocating).
     public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>,
                             cancellation: RenderCancellation? = nil) throws {
-        let area = try checkedArea(rect)
+        let area = try checkedArea(rect, of: image)
         nonisolated(unsafe) let base = base
         try run(image, area, cancellation) { evaluator, band in
             let (span, memory) = RowEvaluator.makeRow()
@@ -108,13 +108,13 @@ public final class RenderContext: @unchecked Sendable {
         }
     }
 
-    private func checkedArea(_ rect: Rect) throws -> PixelRect {
+    private func checkedArea(_ rect: Rect, of image: Image) throws -> PixelRect {
         guard !rect.isInfinite else { throw RenderError.infiniteRect }
         guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite) else { throw RenderError.infiniteRect }
         let area = PixelRect(covering: rect)
         guard !area.isEmpty else { throw RenderError.emptyRect }
         guard area.area <= options.maxPixels else {
-            throw RenderError.overBudget(RenderBudget.message(what: "the output", of: nil, area, options: options))
+            throw RenderError.overBudget(RenderBudget.message(what: "the output", of: image, area, options: options))
         }
         return area
     }
@@ -122,15 +122,19 @@ public final class RenderContext: @unchecked Sendable {
     /// Checks the plan against the budget before anything is allocated: every node's requested rectangle
     /// (materialised or streamed) within `maxPixels`, and the materialised buffers together within `maxBytes`.
     private func checkBudget(_ plan: RenderPlan) throws {
+        // The largest rectangle over the limit is reported, with the filter that asked for it (the consumer
+        // nearest the output that has one: a blur reading a whole generator), else the filter that made it.
+        if let worst = plan.nodes.indices.filter({ plan.requests[$0].area > options.maxPixels })
+            .max(by: { plan.requests[$0].area < plan.requests[$1].area }) {
+            let reader = plan.nodes.indices.last { plan.inputIndices[$0].contains(worst) && plan.nodes[$0].origin != nil }
+            let what = reader.flatMap { plan.nodes[$0].origin }.map { "an intermediate read by \($0)" } ?? "an intermediate"
+            throw RenderError.overBudget(RenderBudget.message(what: what, of: reader == nil ? plan.nodes[worst] : nil,
+                                                              plan.requests[worst], options: options))
+        }
         var bytes = 0
         for i in plan.nodes.indices {
             let request = plan.requests[i]
-            guard !request.isEmpty else { continue }
-            if request.area > options.maxPixels {
-                throw RenderError.overBudget(RenderBudget.message(what: "an intermediate", of: plan.nodes[i], request,
-                                                                  options: options))
-            }
-            guard plan.materialised[i], plan.buffers[i] == nil else { continue }
+            guard !request.isEmpty, plan.materialised[i], plan.buffers[i] == nil else { continue }
             bytes += request.area * MemoryLayout<Pixel>.stride
             if bytes > options.maxBytes {
                 throw RenderError.overBudget(RenderBudget.bytesMessage(of: plan.nodes[i], bytes, options: options))

@@ -46,7 +46,9 @@ enum LightFilters {
                 // Cosine between the spot axis and the ray from the light to this point.
                 let cosAxis = -(dx * sx + dy * sy + lz * sz) * inv
                 let incidence = max(lz * inv, 0)
-                let spot = cosAxis > 0 ? powf(cosAxis, concentration) * incidence : 0
+                // The power capped at the largest float: a negative concentration makes it infinite off the axis,
+                // and infinity × an incidence of 0 would be NaN.
+                let spot = cosAxis > 0 ? min(powf(cosAxis, concentration), .greatestFiniteMagnitude) * incidence : 0
                 out.r[i] *= cr * spot
                 out.g[i] *= cg * spot
                 out.b[i] *= cb * spot
