@@ -89,6 +89,23 @@ import Testing
         #expect(close(p, flat.kindPixel, tolerance: 1e-3), "\(p)")
     }
 
+    /// Radii beyond the old 2000-pixel caps are blurs of that radius, not silently the cap's: a disc of radius
+    /// R spreads a small square's mass m to m / (πR²) at its centre; the unsharp mask's blur likewise.
+    @Test func discAndUnsharpRadiiAreNotCapped() throws {
+        let square = TestImages.make(width: 64, height: 64) { _, _ in Pixel(1, 1, 1, 1) }
+        for radius in [3000.0, 12000] {
+            let out = try square.applyingFilter("CIDiscBlur", parameters: ["inputRadius": .number(radius)])
+            #expect(out.extent.width >= 2 * radius)
+            let centre = try TestImages.pixel(out, x: 32, y: 32).w
+            let expected = Float(64 * 64 / (Double.pi * radius * radius))
+            #expect(abs(centre - expected) < expected * 0.2, "disc \(radius): \(centre) vs \(expected)")
+        }
+        // Unsharp mask at σ 5000: p + 1 · (p − blur) with the blur ≈ m / (2πσ²), nearly p itself.
+        let sharp = try square.applyingFilter("CIUnsharpMask", parameters: ["inputRadius": .number(5000), "inputIntensity": .number(1)])
+        let p = try TestImages.pixel(sharp, x: 32, y: 32).w
+        #expect(abs(p - (2 - Float(64 * 64 / (2 * Double.pi * 25e6)))) < 1e-4, "\(p)")
+    }
+
     /// Heavy in the sweep (7–12 s on a photo): bounded by their own caps, finishing on a small image.
     @Test func hugeRadiiOfBoxPointillizeCrystallize() throws {
         let small = TestImages.pattern()

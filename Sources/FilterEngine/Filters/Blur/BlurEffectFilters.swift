@@ -35,13 +35,15 @@ enum BlurEffectFilters {
     /// per-row prefix sums); larger ones on a pyramid level where the radius is at most 12, scaled back up.
     static func disc(_ image: Image, radius: Double) -> Image {
         guard radius >= 1, !image.extent.isEmpty else { return image }
-        let reach = Int(radius.rounded(.up))
+        let reach = Int(saturating: radius.rounded(.up))
         let extent = BlurStages.grow(image.extent, reach, reach)
         return BlurStages.onPyramid(image, radius: radius, limit: 12, extent: extent) { BlurStages.discMean($0, radius: $1) }
     }
 
     static func discBlur(_ inputs: FilterInputs) throws -> Image {
-        disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 2000))
+        // A radius below 1 leaves the image (as 0 would). Above 1e12 nothing the renderer holds (±2^28 px)
+        // changes: clamped so the pyramid's depth stays bounded. No other limit: the cost does not grow.
+        disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 1e12))
     }
 
     /// Mean along a segment of half-length inputRadius in the direction inputAngle (both ways), sampled every
@@ -49,10 +51,11 @@ enum BlurEffectFilters {
     /// level where the half-length is at most 16 pixels, then scaled back up.
     static func motionBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000), angle = try inputs.number("inputAngle")
+        // Clamped at 1e12 as the disc blur's (beyond it every streak covers all representable pixels).
+        let radius = min(try inputs.number("inputRadius"), 1e12), angle = try inputs.number("inputAngle")
         guard radius >= 0.5, !image.extent.isEmpty else { return image }
         let dx = radius * cos(angle), dy = radius * sin(angle)
-        let extent = BlurStages.grow(image.extent, Int(abs(dx).rounded(.up)), Int(abs(dy).rounded(.up)))
+        let extent = BlurStages.grow(image.extent, Int(saturating: abs(dx).rounded(.up)), Int(saturating: abs(dy).rounded(.up)))
         return BlurStages.onPyramid(image, radius: radius, limit: 16, extent: extent) { small, r in
             let scale = r / radius
             let samples = 2 * Int(r.rounded(.up)) + 1
@@ -192,7 +195,8 @@ enum BlurEffectFilters {
     /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius.
     static func maskedVariableBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000)
+        // No cap: the Gaussian levels cost the same for any radius (they clamp at 1e12 themselves).
+        let radius = try inputs.number("inputRadius")
         // Radius 0 is the identity, whatever the mask (set or not).
         guard radius > 0.05, !image.extent.isEmpty else { return image }
         let mask = try inputs.image("inputMask")
@@ -220,6 +224,8 @@ enum BlurEffectFilters {
     /// inputSoftness pixels. Core Image's highlight treatment is not modelled.
     static func bokehBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
+        // Clamp at 500, the maximum Apple's metadata declares for this filter's radius (an assumption: whether
+        // Core Image's kernel clamps there too is not verified); the disc stages would take any radius.
         let radius = min(try inputs.number("inputRadius"), 500)
         let ringAmount = try inputs.float("inputRingAmount"), ringSize = try inputs.number("inputRingSize")
         let softness = try inputs.number("inputSoftness")
@@ -261,7 +267,8 @@ enum BlurEffectFilters {
 
     private static func glow(_ inputs: FilterInputs, lighter: Bool) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000), intensity = try inputs.float("inputIntensity")
+        // No cap on the radius: the Gaussian's cost does not grow with it. A radius below 0 acts as 0.
+        let radius = try inputs.number("inputRadius"), intensity = try inputs.float("inputIntensity")
         guard radius > 0.05, intensity > 0, !image.extent.isEmpty else { return image }
         let blurred = BlurFilters.gaussian(image, sigma: radius)
         let extent = lighter ? blurred.extent : image.extent

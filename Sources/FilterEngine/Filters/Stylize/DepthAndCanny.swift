@@ -12,6 +12,7 @@ enum DepthAndCanny {
         let saturation = try inputs.number("inputSaturation")
         let sharpenRadius = try inputs.number("inputUnsharpMaskRadius")
         let sharpenAmount = try inputs.float("inputUnsharpMaskIntensity")
+        // A cost cap, not Core Image's (which is not documented): the slider ends at 30.
         let radius = min(try inputs.number("inputRadius"), 500)
         guard !image.extent.isEmpty else { return image }
         let extent = image.extent
@@ -55,6 +56,7 @@ enum DepthAndCanny {
     /// White edges on opaque black.
     static func canny(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
+        // A cost cap, not Core Image's (which is not documented): the slider ends at 6.4.
         let sigma = min(try inputs.number("inputGaussianSigma"), 200)
         let perceptual = try inputs.bool("inputPerceptual")
         let high = try inputs.float("inputThresholdHigh"), low = try inputs.float("inputThresholdLow")
