@@ -114,7 +114,8 @@ public final class RenderContext: @unchecked Sendable {
         let area = PixelRect(covering: rect)
         guard !area.isEmpty else { throw RenderError.emptyRect }
         guard area.area <= options.maxPixels else {
-            throw RenderError.overBudget(RenderBudget.message(what: "the output", of: image, area, options: options))
+            throw RenderError.overBudget(RenderBudget.message(what: "the output", of: image, width: rect.width,
+                                                              height: rect.height, options: options))
         }
         return area
     }
@@ -317,8 +318,15 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
 /// The messages of the render budget: what was too large, which filter made it, and how to raise the limit.
 enum RenderBudget {
     static func message(what: String, of node: Image?, _ rect: PixelRect, options: RenderContext.Options) -> String {
+        message(what: what, of: node, width: Double(rect.width), height: Double(rect.height), options: options)
+    }
+
+    /// Sizes as asked (a rectangle's real size, not the ±2^28 the renderer clamps coordinates to).
+    static func message(what: String, of node: Image?, width: Double, height: Double, options: RenderContext.Options) -> String {
         let made = node?.origin.map { " (made by \($0))" } ?? ""
-        return "\(what)\(made) needs \(rect.width)×\(rect.height) = \(formatCount(rect.area)) pixels; the limit is "
+        let size = "\(formatNumber(width.rounded(.up)))×\(formatNumber(height.rounded(.up)))"
+        let area = width * height < 9e18 ? formatCount(Int(width * height)) : String(format: "%.3g", width * height)
+        return "\(what)\(made) needs \(size) = \(area) pixels; the limit is "
             + "\(formatCount(options.maxPixels)) (raise it with --max-pixels or CIFILTERTEST_MAX_PIXELS)"
     }
 

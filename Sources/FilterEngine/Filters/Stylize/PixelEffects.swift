@@ -41,6 +41,12 @@ enum PixelEffects {
     /// (generators), whose region of interest is not cut by an extent.
     static func sizeLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 4096 }
 
+    /// The largest seed spacing honoured by crystallize and pointillize over a finite image: 1e12, where
+    /// nothing the renderer holds changes any more. Their cost per pixel does not grow with the radius (nine
+    /// seeds a pixel), only their extent does, as Core Image's: an uncropped render of a huge radius is
+    /// refused by the render budget instead of drawing a 75-megapixel flat colour.
+    static func seedLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 1e12 }
+
     /// The extent grown outwards to a grid of `cell` pixels anchored at `origin` (a single axis).
     static func snapped(_ extent: Rect, origin: SIMD2<Double>, cellX: Double, cellY: Double) -> Rect {
         guard !extent.isInfinite, !extent.isEmpty else { return extent }
@@ -143,7 +149,7 @@ enum PixelEffects {
     static func crystallize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = min(try inputs.number("inputRadius"), sizeLimit(image))
+        let radius = min(try inputs.number("inputRadius"), seedLimit(image))
         let bounds = Bounds(image.extent)
         // Cells of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
@@ -159,7 +165,7 @@ enum PixelEffects {
     static func pointillize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = min(try inputs.number("inputRadius"), sizeLimit(image))
+        let radius = min(try inputs.number("inputRadius"), seedLimit(image))
         let bounds = Bounds(image.extent)
         // Dots of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
