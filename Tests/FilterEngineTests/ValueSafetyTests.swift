@@ -100,6 +100,15 @@ import Testing
             let expected = Float(64 * 64 / (Double.pi * radius * radius))
             #expect(abs(centre - expected) < expected * 0.2, "disc \(radius): \(centre) vs \(expected)")
         }
+        // A box of half-width h beyond 4096 runs on a pyramid level: the mean over (2h+1)² is m / (2h+1)².
+        for radius in [20001.0, 2e6] {
+            let out = try square.applyingFilter("CIBoxBlur", parameters: ["inputRadius": .number(radius)])
+            let h = ((radius - 1) / 2).rounded(.down)
+            #expect(out.extent == square.extent.insetBy(dx: -h, dy: -h), "\(out.extent)")
+            let centre = try TestImages.pixel(out, x: 32, y: 32).w
+            let expected = Float(64 * 64 / ((2 * h + 1) * (2 * h + 1)))
+            #expect(abs(centre - expected) < expected * 0.2, "box \(radius): \(centre) vs \(expected)")
+        }
         // Unsharp mask at σ 5000: p + 1 · (p − blur) with the blur ≈ m / (2πσ²), nearly p itself.
         let sharp = try square.applyingFilter("CIUnsharpMask", parameters: ["inputRadius": .number(5000), "inputIntensity": .number(1)])
         let p = try TestImages.pixel(sharp, x: 32, y: 32).w

@@ -24,11 +24,18 @@ enum BlurEffectFilters {
 
     static func boxBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let h = boxHalfWidth(try inputs.number("inputRadius"))
+        // Radii beyond 1e12 change nothing the renderer holds (±2^28 px).
+        let h = boxHalfWidth(min(try inputs.number("inputRadius"), 1e12))
         guard h > 0, !image.extent.isEmpty else { return image }
-        // Above a half-width of 64 the two running-sum passes stay O(1) a pixel; nothing to bound but memory,
-        // which the renderer's bands keep to the region of interest.
-        return BlurStages.box(image, halfWidth: min(h, 4096))
+        // The two running-sum passes cost O(1) a pixel, but their intermediates span the box: up to a half-width
+        // of 4096 they run on the image itself (exact). Wider boxes run on a pyramid level where the half-width
+        // is at most 1024 (block means then a box: within a block's width of the exact box, under 0.1% of it),
+        // so a huge radius costs no more than a small one; its extent grows by the half-width, as Core Image's.
+        if h <= 4096 { return BlurStages.box(image, halfWidth: h) }
+        let extent = BlurStages.grow(image.extent, h, h)
+        return BlurStages.onPyramid(image, radius: Double(h), limit: 1024, extent: extent) { small, r in
+            BlurStages.box(small, halfWidth: Int(r.rounded()))
+        }
     }
 
     /// A mean over a disc. Radii up to 12 pixels work on the image itself (2R+1 span sums a pixel from
