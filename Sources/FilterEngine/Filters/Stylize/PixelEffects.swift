@@ -37,15 +37,12 @@ enum PixelEffects {
         }
     }
 
-    /// The largest cell size honoured: beyond it one cell covers any real picture. Smaller over infinite inputs
-    /// (generators), whose region of interest is not cut by an extent.
-    static func sizeLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 4096 }
-
-    /// The largest seed spacing honoured by crystallize and pointillize over a finite image: 1e12, where
-    /// nothing the renderer holds changes any more. Their cost per pixel does not grow with the radius (nine
-    /// seeds a pixel), only their extent does, as Core Image's: an uncropped render of a huge radius is
-    /// refused by the render budget instead of drawing a 75-megapixel flat colour.
-    static func seedLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 1e12 }
+    /// The largest cell size (pixellate scale, crystallize and pointillize spacing) honoured. Over a finite
+    /// image 1e12, where nothing the renderer holds (±2^28 px) changes any more: the cost per pixel does not
+    /// grow with the cell (one sample, or nine seeds, a pixel), only the extent does, as Core Image's, and an
+    /// uncropped render of a huge one is refused by the render budget. Over infinite inputs (generators), whose
+    /// region of interest no extent cuts, 256: a cost cap, not Core Image's.
+    static func sizeLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 1e12 }
 
     /// The extent grown outwards to a grid of `cell` pixels anchored at `origin` (a single axis).
     static func snapped(_ extent: Rect, origin: SIMD2<Double>, cellX: Double, cellY: Double) -> Rect {
@@ -149,7 +146,7 @@ enum PixelEffects {
     static func crystallize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = min(try inputs.number("inputRadius"), seedLimit(image))
+        let radius = min(try inputs.number("inputRadius"), sizeLimit(image))
         let bounds = Bounds(image.extent)
         // Cells of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
@@ -165,7 +162,7 @@ enum PixelEffects {
     static func pointillize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let radius = min(try inputs.number("inputRadius"), seedLimit(image))
+        let radius = min(try inputs.number("inputRadius"), sizeLimit(image))
         let bounds = Bounds(image.extent)
         // Dots of a pixel show the pixels themselves (the catalogue's identity, radius 1).
         guard !image.extent.isEmpty, radius > 1 else { return image }
