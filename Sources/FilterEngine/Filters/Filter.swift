@@ -42,8 +42,9 @@ public final class Filter: @unchecked Sendable {
         }
     }
 
-    /// Sets (or with nil, clears) an input. A wrong type, a non-finite number or a value outside the legal range
-    /// is an error naming the key, what it expects and the range; nothing is changed then.
+    /// Sets (or with nil, clears) an input. As in Core Image, any finite number is taken (the catalogue's
+    /// ranges are hints for a user interface); a wrong type, a NaN or infinite number, or a point or rectangle
+    /// of the wrong length is an error naming filter, key, value and what it expects, and nothing changes then.
     public func setValue(_ value: FilterValue?, forKey key: String) throws {
         guard let input = descriptor.input(key) else {
             throw FilterError("\(name) has no input \(key); its inputs are \(inputKeys.joined(separator: ", "))")
