@@ -57,6 +57,8 @@ let package = Package(
             // The benchmark's custom kernel lives here and must be compiled like the engine's.
             swiftSettings: fastFlags
         ),
+        // The parameter sweep's worker (scripts/fuzz-params drives it, also under AddressSanitizer).
+        .executableTarget(name: "param-sweep", dependencies: ["FilterEngine"], path: "Sources/param-sweep"),
         .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine"], exclude: ["Fixtures"], swiftSettings: fastFlags),
         .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"], exclude: ["Fixtures"]),
     ],

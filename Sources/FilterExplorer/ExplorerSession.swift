@@ -43,7 +43,7 @@ public final class FilterSession {
 
     public func kind(forKey key: String) -> ControlKind? { controls.first { $0.input.key == key }?.kind }
 
-    /// Sets an input (validated by the engine: a wrong type or an out-of-range value throws, nothing changes).
+    /// Sets an input (validated by the engine: a wrong type or a non-finite number throws, nothing changes).
     /// A colour space name is stored in its canonical spelling; a dimension, colour space or domain rebuilds the
     /// colour tables made from it (refused, with nothing changed, when a .cube file fixes the dimension).
     public func set(_ value: FilterValue, forKey key: String) throws {

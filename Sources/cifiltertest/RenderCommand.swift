@@ -50,6 +50,12 @@ struct RenderCommand: ParsableCommand {
         valueName: "N"))
     var coreImageVersion: String?
 
+    @Option(help: ArgumentHelp("The most pixels the output or any intermediate image may cover (default 268435456 = 2^28, or CIFILTERTEST_MAX_PIXELS).", valueName: "n"))
+    var maxPixels: Double?
+
+    @Option(help: ArgumentHelp("The most bytes the intermediate images of the render may take together (default 8 GiB, or CIFILTERTEST_MAX_BYTES).", valueName: "bytes"))
+    var maxMemory: Double?
+
     func run() throws {
         do {
             let image = try makeImage()
@@ -66,8 +72,12 @@ struct RenderCommand: ParsableCommand {
                 rect = image.extent
             }
             guard (1...100).contains(quality) else { throw ValidationError("--quality must be in 1…100") }
+            for (name, limit) in [("--max-pixels", maxPixels), ("--max-memory", maxMemory)] {
+                if let limit, !(limit >= 1 && limit < 1e18) { throw ValidationError("\(name) needs a positive number") }
+            }
+            let options = RenderContext.Options(maxPixels: maxPixels.map { Int($0) }, maxBytes: maxMemory.map { Int($0) })
             try ImageFile.write(image, to: output, rect: rect, sixteenBit: sixteenBit, quality: quality,
-                                context: RenderContext())
+                                context: RenderContext(options: options))
         } catch let error as ValidationError {
             throw error
         } catch {

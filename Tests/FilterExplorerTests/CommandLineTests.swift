@@ -190,4 +190,30 @@ import Testing
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--core-image-version"), "\(bad.stderr)")
     }
+
+    /// Core Image's ranges are hints: `render` and recipe files take every finite value, refuse NaN/inf with one
+    /// line naming filter, key, value and what is expected, and protect the machine with --max-pixels instead.
+    @Test func renderTakesFiniteValuesAndHasACostLimit() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("render-values-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let out = directory.appendingPathComponent("out.png").path
+        let vignette = try run("render", "CIConstantColorGenerator", "CIVignette", "inputIntensity=1.2", "inputRadius=2",
+                               "--crop", "0,0,8,8", "-o", out)
+        #expect(vignette.status == 0, "\(vignette.stderr)")
+        let recipe = directory.appendingPathComponent("recipe.json")
+        try #"[{"filter": "CIConstantColorGenerator"}, {"filter": "CIGaussianBlur", "inputs": {"inputRadius": -5}}]"#
+            .write(to: recipe, atomically: true, encoding: .utf8)
+        let negative = try run("render", "--recipe", recipe.path, "--crop", "0,0,8,8", "-o", out)
+        #expect(negative.status == 0, "\(negative.stderr)")
+        let nan = try run("render", "CIConstantColorGenerator", "CIGaussianBlur", "inputRadius=nan", "--crop", "0,0,8,8", "-o", out)
+        #expect(nan.status != 0)
+        #expect(nan.stderr == "Error: CIGaussianBlur.inputRadius = nan is not finite: expected a number (usually ≥ 0)\n",
+                "\(nan.stderr)")
+        let big = try run("render", "CICheckerboardGenerator", "--crop", "0,0,100,100", "--max-pixels", "1000", "-o", out)
+        #expect(big.status != 0)
+        #expect(big.stderr.contains("needs 100×100 = 10000 pixels; the limit is 1000 (raise it with --max-pixels"), "\(big.stderr)")
+        let raised = try run("render", "CICheckerboardGenerator", "--crop", "0,0,100,100", "--max-pixels", "1e4", "-o", out)
+        #expect(raised.status == 0, "\(raised.stderr)")
+    }
 }

@@ -163,7 +163,12 @@ enum ExplorerFixtures {
         let sepia = try ExplorerFixtures.session("CISepiaTone")
         try sepia.setText("0.25", forKey: "inputIntensity")
         #expect(sepia.edited == ["inputIntensity"])
-        #expect(throws: FilterError.self) { try sepia.setText("-2", forKey: "inputIntensity") }
+        // Outside the catalogue's range but finite: taken, as Core Image takes it. Not finite or not a number: refused.
+        try sepia.setText("-2", forKey: "inputIntensity")
+        #expect(sepia.value(forKey: "inputIntensity").map(ValueParser.format) == "-2")
+        try sepia.setText("0.25", forKey: "inputIntensity")
+        #expect(throws: FilterError.self) { try sepia.setText("nan", forKey: "inputIntensity") }
+        #expect(throws: FilterError.self) { try sepia.setText("inf", forKey: "inputIntensity") }
         #expect(throws: FilterError.self) { try sepia.setText("lots", forKey: "inputIntensity") }
         #expect(sepia.value(forKey: "inputIntensity").map(ValueParser.format) == "0.25")
         sepia.reset("inputIntensity")

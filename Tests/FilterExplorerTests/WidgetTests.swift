@@ -31,6 +31,15 @@ import Testing
         #expect(spec.fraction(of: 150) == 1)
     }
 
+    @Test func typedValuesOutsideTheLegalRangeAreKept() {
+        // Core Image's ranges are hints: a typed 5 above a legal maximum of 3 stays, and steps down from there.
+        let spec = SliderSpec(lower: 0, upper: 3, legalLower: 0, legalUpper: 3)
+        #expect(spec.stepped(5, by: 1) == 5)
+        let down = spec.stepped(5, by: -1)
+        #expect(down < 5 && down > 3)
+        #expect(spec.stepped(-2, by: -1) == -2)
+    }
+
     @Test func integerSlidersStepByOne() {
         let spec = SliderSpec(lower: 0, upper: 30, isInteger: true)
         #expect(spec.fineStep == 1 && spec.coarseStep == 3)

@@ -22,10 +22,14 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
 
     public let extent: Rect
     let kind: Kind
+    /// The filter (and its changed inputs) whose output this image is part of, for render-budget errors:
+    /// "CIGaussianBlur with inputRadius = 1e+09".
+    let origin: String?
 
     init(extent: Rect, kind: Kind) {
         self.extent = extent
         self.kind = kind
+        origin = FilterOrigin.current
     }
 
     /// An image of decoded pixels, placed with its bottom-left corner at the origin.
@@ -60,7 +64,7 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
         if transform == .identity { return self }
         if transform.isIntegerTranslation {
             return Image(extent: transform.apply(to: extent),
-                         kind: .translate(self, dx: Int(transform.tx), dy: Int(transform.ty)))
+                         kind: .translate(self, dx: Int(saturating: transform.tx), dy: Int(saturating: transform.ty)))
         }
         guard transform.isInvertible else { return .empty }
         let inverse = transform.inverted
@@ -91,6 +95,12 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
     /// that every render sees the same blocks. (Also the explorer's proxy of a large photo.)
     public func downsampled(by factor: Int) -> Image {
         guard factor > 1 else { return self }
+        // The renderer streams at most 64 input pixels of a row per output pixel: larger factors are a chain of
+        // levels (block means of block means on grids anchored at the origin are the same block means).
+        if factor > 64 {
+            precondition(factor & (factor - 1) == 0, "pyramid factors are powers of two")
+            return downsampled(by: 64).downsampled(by: factor / 64)
+        }
         let e = pixelExtent, f = factor
         func down(_ v: Int) -> Int { v >= 0 ? v / f : -((-v + f - 1) / f) }
         let small = PixelRect(x: down(e.x), y: down(e.y), width: down(e.maxX + f - 1) - down(e.x),
@@ -162,4 +172,10 @@ public final class Image: @unchecked Sendable, CustomStringConvertible {
              .downsample(let input, _), .upsample(let input, _): [input]
         }
     }
+}
+
+/// The filter being applied on this thread (the outermost one when filters build on others), recorded by the
+/// images it makes.
+enum FilterOrigin {
+    @TaskLocal static var current: String?
 }

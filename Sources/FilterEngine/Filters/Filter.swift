@@ -45,8 +45,9 @@ public final class Filter: @unchecked Sendable {
         }
     }
 
-    /// Sets (or with nil, clears) an input. A wrong type, a non-finite number or a value outside the legal range
-    /// is an error naming the key, what it expects and the range; nothing is changed then.
+    /// Sets (or with nil, clears) an input. As in Core Image, any finite number is taken (the catalogue's
+    /// ranges are hints for a user interface); a wrong type, a NaN or infinite number, or a point or rectangle
+    /// of the wrong length is an error naming filter, key, value and what it expects, and nothing changes then.
     public func setValue(_ value: FilterValue?, forKey key: String) throws {
         guard let input = descriptor.input(key) else {
             throw FilterError("\(name) has no input \(key); its inputs are \(inputKeys.joined(separator: ", "))")
@@ -65,7 +66,25 @@ public final class Filter: @unchecked Sendable {
         guard let implementation = FilterRegistry.implementation(for: name) else {
             throw FilterError("\(name) is not implemented yet")
         }
-        return try implementation(FilterInputs(descriptor: descriptor, values: values, coreImageVersion: coreImageVersion))
+        let inputs = FilterInputs(descriptor: descriptor, values: values, coreImageVersion: coreImageVersion)
+        if FilterOrigin.current != nil { return try implementation(inputs) }
+        return try FilterOrigin.$current.withValue(originDescription) { try implementation(inputs) }
+    }
+
+    /// The filter's name and the inputs changed from their defaults (images and tables left out), for render
+    /// errors that say which value made a render too costly.
+    var originDescription: String {
+        var changed: [String] = []
+        for input in descriptor.inputs where !input.isImage {
+            guard let value = values[input.key] else { continue }
+            switch value {
+            case .number, .vector, .color, .transform: break
+            default: continue
+            }
+            let standard = input.defaultValue.flatMap { FilterValue($0, for: input) }
+            if standard.map({ "\($0)" }) != "\(value)" { changed.append("\(input.key) = \(value)") }
+        }
+        return changed.isEmpty ? name : "\(name) with " + changed.prefix(4).joined(separator: ", ")
     }
 
     /// The output image, or nil when it cannot be made (as Core Image's `outputImage`).
@@ -100,7 +119,8 @@ public struct FilterInputs {
 
     public func float(_ key: String) throws -> Float { Float(try number(key)) }
     public func bool(_ key: String) throws -> Bool { try number(key) != 0 }
-    public func integer(_ key: String) throws -> Int { Int(try number(key).rounded()) }
+    /// The number rounded to a whole one, saturated to ±2^52 so that huge values stay safe to compute with.
+    public func integer(_ key: String) throws -> Int { Int(saturating: try number(key).rounded()) }
 
     public func vector(_ key: String) throws -> [Double] {
         guard case .vector(let v) = try value(key) else { throw FilterError("\(descriptor.name).\(key) is not a vector") }
@@ -116,7 +136,9 @@ public struct FilterInputs {
     public func rect(_ key: String) throws -> Rect {
         let v = try vector(key)
         guard v.count == 4 else { throw FilterError("\(descriptor.name).\(key) is not a rectangle") }
-        return Rect(x: v[0], y: v[1], width: v[2], height: v[3])
+        // Standardised as CGRectStandardize does (Core Image's rectangle inputs go through it): a negative width
+        // or height moves the origin to the opposite corner.
+        return Rect(x: min(v[0], v[0] + v[2]), y: min(v[1], v[1] + v[3]), width: abs(v[2]), height: abs(v[3]))
     }
 
     public func color(_ key: String) throws -> Color {

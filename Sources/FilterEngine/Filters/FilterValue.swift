@@ -59,16 +59,17 @@ public struct FilterError: Error, CustomStringConvertible, Equatable {
 }
 
 extension InputDescriptor {
-    /// What this input accepts, for error messages: "a number in 0…1", "a vector of 2 numbers (x y)".
+    /// What this input accepts, for error messages: "a number (usually 0…1)", "a vector of 2 numbers (x y)".
     public var expectation: String {
         switch valueClass {
         case .number:
-            if isBoolean { return "a boolean (0 or 1)" }
+            if isBoolean { return "a boolean (0 or 1; any non-zero number is true)" }
+            // The catalogue's range is only a hint (see `validate`), so it is named as the usual one.
             var text = isInteger ? "a whole number" : "a number"
             switch (minimum, maximum) {
-            case let (lo?, hi?): text += " in \(formatNumber(lo))…\(formatNumber(hi))"
-            case let (lo?, nil): text += " ≥ \(formatNumber(lo))"
-            case let (nil, hi?): text += " ≤ \(formatNumber(hi))"
+            case let (lo?, hi?): text += " (usually \(formatNumber(lo))…\(formatNumber(hi)))"
+            case let (lo?, nil): text += " (usually ≥ \(formatNumber(lo)))"
+            case let (nil, hi?): text += " (usually ≤ \(formatNumber(hi)))"
             default: break
             }
             return text
@@ -89,18 +90,24 @@ extension InputDescriptor {
         }
     }
 
-    /// Checks a value against this input's class, shape and legal range.
+    /// Checks a value against this input's class and shape, and that its numbers are finite. The catalogue's
+    /// ranges are not enforced: Core Image treats them as hints for a user interface.
     func validate(_ value: FilterValue, filter: String) throws {
         func wrong() -> FilterError {
             FilterError("\(filter).\(key) expects \(expectation), not \(value.kindName) \(value)")
         }
         switch (valueClass, value) {
         case (.number, .number(let n)):
-            guard n.isFinite else { throw FilterError("\(filter).\(key) must be finite, not \(formatNumber(n))") }
-            if let lo = minimum, n < lo { throw FilterError("\(filter).\(key) = \(formatNumber(n)) is below the legal range: \(expectation)") }
-            if let hi = maximum, n > hi { throw FilterError("\(filter).\(key) = \(formatNumber(n)) is above the legal range: \(expectation)") }
+            // Core Image's minimum/maximum (and slider) attributes are hints for a user interface: setValue takes
+            // every finite number and the kernel does what its formula does (a few filters clamp, at the clamp).
+            // A boolean is true for any non-zero number, as NSNumber's boolValue reads it.
+            guard n.isFinite else {
+                throw FilterError("\(filter).\(key) = \(formatNumber(n)) is not finite: expected \(expectation)")
+            }
         case (.vector, .vector(let v)):
-            guard v.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components, not \(value)") }
+            guard v.allSatisfy(\.isFinite) else {
+                throw FilterError("\(filter).\(key) = \(value) is not finite: expected \(expectation) with finite components")
+            }
             let needed: Int? = switch type {
             case .position, .offset: 2
             case .position3: 3
@@ -108,18 +115,21 @@ extension InputDescriptor {
             default: nil
             }
             if let needed, v.count != needed { throw wrong() }
-            if type == .rectangle, v[2] < 0 || v[3] < 0 {
-                throw FilterError("\(filter).\(key): a rectangle's width and height cannot be negative")
-            }
+            // A rectangle with a negative width or height is accepted: Core Graphics standardises such a CGRect
+            // (the origin moves to the other corner), and `FilterInputs.rect` does the same.
         case (.array, .vector(let v)):
             // An array of vectors (CIMeshGenerator's segments) travels flat: four numbers per segment.
             guard v.allSatisfy(\.isFinite), v.count % 4 == 0 else {
                 throw FilterError("\(filter).\(key) expects a list of segments, four numbers each (x0 y0 x1 y1), not \(value)")
             }
         case (.color, .color(let c)):
-            guard c.components.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
+            guard c.components.allSatisfy(\.isFinite) else {
+                throw FilterError("\(filter).\(key) = \(value) is not finite: expected \(expectation) with finite components")
+            }
         case (.transform, .transform(let t)):
-            guard t.values.allSatisfy(\.isFinite) else { throw FilterError("\(filter).\(key) must have finite components") }
+            guard t.values.allSatisfy(\.isFinite) else {
+                throw FilterError("\(filter).\(key) = \(value) is not finite: expected \(expectation) with finite components")
+            }
         case (.barcodeDescriptor, .barcode(let descriptor)):
             // The symbol must be drawable: a descriptor Core Image would refuse (nil) is an error here.
             do { _ = try descriptor.render() } catch let error as FilterError {

@@ -12,12 +12,40 @@ public final class RenderContext: @unchecked Sendable {
         /// one filter moves, the materialised images upstream of it (a decoded, scaled source; a blur) are
         /// reused. Keep it 0 for streams of different frames, where nothing repeats.
         public var cacheBytes: Int
+        /// The render budget, checked before anything is allocated: the most pixels the output or any one
+        /// intermediate may cover (also the streamed rows a pyramid level reads), and the most bytes all
+        /// intermediate buffers of one render may take together. A render beyond it throws
+        /// `RenderError.overBudget` naming the filter whose image needed it. Defaults: `defaultMaxPixels` and
+        /// `defaultMaxBytes`, or the environment variables `CIFILTERTEST_MAX_PIXELS` and `CIFILTERTEST_MAX_BYTES`.
+        public var maxPixels: Int
+        public var maxBytes: Int
+        /// Seconds a render may run (nil: no limit), checked between bands of rows: a render over it stops
+        /// and throws `RenderError.timeLimit`.
+        public var timeLimit: Double?
 
         public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil,
-                    cacheBytes: Int = 0) {
+                    cacheBytes: Int = 0, maxPixels: Int? = nil, maxBytes: Int? = nil, timeLimit: Double? = nil) {
             self.threads = max(1, threads)
             self.bandHeight = bandHeight
             self.cacheBytes = max(0, cacheBytes)
+            self.maxPixels = max(1, maxPixels ?? Self.environmentLimit("CIFILTERTEST_MAX_PIXELS") ?? Self.defaultMaxPixels)
+            self.maxBytes = max(1, maxBytes ?? Self.environmentLimit("CIFILTERTEST_MAX_BYTES") ?? Self.defaultMaxBytes)
+            self.timeLimit = timeLimit
+        }
+
+        /// 2^28 pixels (268 MP, 16384²): room for 100 MP photos and their intermediates; one float intermediate
+        /// of that size is 4 GiB.
+        public static let defaultMaxPixels = 1 << 28
+        /// 8 GiB of intermediates for one render: with the output and the decoded input, a 24 GiB machine keeps
+        /// room to spare; a 100 MP photo through a few neighbourhood filters (1.6 GB per float intermediate)
+        /// stays inside.
+        public static let defaultMaxBytes = 8 << 30
+
+        /// A positive whole number from the environment ("1e9" and "4294967296" both read), or nil.
+        static func environmentLimit(_ name: String) -> Int? {
+            guard let text = ProcessInfo.processInfo.environment[name], let value = Double(text), value >= 1
+            else { return nil }
+            return Int(saturating: value)
         }
     }
 
@@ -35,7 +63,7 @@ public final class RenderContext: @unchecked Sendable {
 
     /// Renders `rect` of `image` to working-space pixels (linear, premultiplied float RGBA).
     public func render(_ image: Image, rect: Rect) throws -> PixelBuffer {
-        let area = try checkedArea(rect)
+        let area = try checkedArea(rect, of: image)
         let output = PixelBuffer(rect: area, uninitialized: true)
         try run(image, area) { evaluator, band in
             for y in band.y..<band.maxY {
@@ -50,7 +78,7 @@ public final class RenderContext: @unchecked Sendable {
     public func renderRGBA8(_ image: Image, rect: Rect, cancellation: RenderCancellation? = nil) throws
         -> (bytes: [UInt8], width: Int, height: Int)
     {
-        let area = try checkedArea(rect)
+        let area = try checkedArea(rect, of: image)
         var bytes = [UInt8](repeating: 0, count: area.area * 4)
         try bytes.withUnsafeMutableBufferPointer { memory in
             try renderRGBA8(image, rect: rect, into: memory.baseAddress!, cancellation: cancellation)
@@ -62,7 +90,7 @@ public final class RenderContext: @unchecked Sendable {
     /// (for repeated frames without reallocating).
     public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>,
                             cancellation: RenderCancellation? = nil) throws {
-        let area = try checkedArea(rect)
+        let area = try checkedArea(rect, of: image)
         nonisolated(unsafe) let base = base
         try run(image, area, cancellation) { evaluator, band in
             let (span, memory) = RowEvaluator.makeRow()
@@ -80,16 +108,39 @@ public final class RenderContext: @unchecked Sendable {
         }
     }
 
-    /// The largest area one render may cover: beyond it an infinite image was probably rendered uncropped.
-    public static let maximumPixels = 1 << 28
-
-    private func checkedArea(_ rect: Rect) throws -> PixelRect {
+    private func checkedArea(_ rect: Rect, of image: Image) throws -> PixelRect {
         guard !rect.isInfinite else { throw RenderError.infiniteRect }
         guard [rect.x, rect.y, rect.width, rect.height].allSatisfy(\.isFinite) else { throw RenderError.infiniteRect }
         let area = PixelRect(covering: rect)
         guard !area.isEmpty else { throw RenderError.emptyRect }
-        guard area.area <= Self.maximumPixels else { throw RenderError.tooLarge(width: area.width, height: area.height) }
+        guard area.area <= options.maxPixels else {
+            throw RenderError.overBudget(RenderBudget.message(what: "the output", of: image, width: rect.width,
+                                                              height: rect.height, options: options))
+        }
         return area
+    }
+
+    /// Checks the plan against the budget before anything is allocated: every node's requested rectangle
+    /// (materialised or streamed) within `maxPixels`, and the materialised buffers together within `maxBytes`.
+    private func checkBudget(_ plan: RenderPlan) throws {
+        // The largest rectangle over the limit is reported, with the filter that asked for it (the consumer
+        // nearest the output that has one: a blur reading a whole generator), else the filter that made it.
+        if let worst = plan.nodes.indices.filter({ plan.requests[$0].area > options.maxPixels })
+            .max(by: { plan.requests[$0].area < plan.requests[$1].area }) {
+            let reader = plan.nodes.indices.last { plan.inputIndices[$0].contains(worst) && plan.nodes[$0].origin != nil }
+            let what = reader.flatMap { plan.nodes[$0].origin }.map { "an intermediate read by \($0)" } ?? "an intermediate"
+            throw RenderError.overBudget(RenderBudget.message(what: what, of: reader == nil ? plan.nodes[worst] : nil,
+                                                              plan.requests[worst], options: options))
+        }
+        var bytes = 0
+        for i in plan.nodes.indices {
+            let request = plan.requests[i]
+            guard !request.isEmpty, plan.materialised[i], plan.buffers[i] == nil else { continue }
+            bytes += request.area * MemoryLayout<Pixel>.stride
+            if bytes > options.maxBytes {
+                throw RenderError.overBudget(RenderBudget.bytesMessage(of: plan.nodes[i], bytes, options: options))
+            }
+        }
     }
 
     // MARK: Scheduling
@@ -100,42 +151,47 @@ public final class RenderContext: @unchecked Sendable {
                      output: @escaping (inout RowEvaluator, PixelRect) -> Void) throws {
         let plan = RenderPlan(root: image, rect: area)
         if options.cacheBytes > 0 { plan.useCached(cache.buffer) }
+        try checkBudget(plan)
+        let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
         for i in 0..<plan.nodes.count where plan.materialised[i] {
             let request = plan.requests[i]
             guard !request.isEmpty else { continue }
-            guard request.area <= Self.maximumPixels else {
-                throw RenderError.tooLarge(width: request.width, height: request.height)
-            }
             if plan.buffers[i] != nil { continue }  // from the cache
             let buffer = PixelBuffer(rect: request, uninitialized: true)
             if case .general(let kernel, _) = plan.nodes[i].kind {
                 let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
                 if kernel.parallel {
-                    parallelBands(request, plan: plan, cancellation) { _, band in
+                    parallelBands(request, plan: plan, cancellation, deadline) { _, band in
                         kernel.body(RegionContext(output: buffer, rect: band, inputs: inputs))
                     }
                 } else {
                     kernel.body(RegionContext(output: buffer, rect: request, inputs: inputs))
                 }
             } else {
-                parallelBands(request, plan: plan, cancellation) { evaluator, band in
+                parallelBands(request, plan: plan, cancellation, deadline) { evaluator, band in
                     for y in band.y..<band.maxY {
                         evaluator.evaluateRow(i, x0: request.x, y: y, count: request.width, into: buffer.row(y))
                     }
                 }
             }
             if cancellation?.isCancelled == true { throw RenderError.cancelled }
+            try checkDeadline(deadline)
             plan.buffers[i] = buffer
             cache.store(buffer, for: plan.nodes[i])
         }
-        parallelBands(area, plan: plan, cancellation, output)
+        parallelBands(area, plan: plan, cancellation, deadline, output)
         if cancellation?.isCancelled == true { throw RenderError.cancelled }
+        try checkDeadline(deadline)
+    }
+
+    private func checkDeadline(_ deadline: Date?) throws {
+        if let deadline, Date() >= deadline, let limit = options.timeLimit { throw RenderError.timeLimit(seconds: limit) }
     }
 
     /// Splits `rect` into bands of rows and runs `body` on them from every worker thread, each with its own
     /// evaluator (scratch rows allocated once per thread, not per band).
     private func parallelBands(_ rect: PixelRect, plan: RenderPlan, _ cancellation: RenderCancellation? = nil,
-                               _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
+                               _ deadline: Date? = nil, _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
         let threads = min(options.threads, max(1, rect.height))
         // About four bands per thread balances uneven rows without much per-band overhead.
         let bandHeight = max(1, options.bandHeight ?? (rect.height + threads * 4 - 1) / (threads * 4))
@@ -149,6 +205,7 @@ public final class RenderContext: @unchecked Sendable {
             while true {
                 let band = next.take()
                 if band >= bandCount || cancellation?.isCancelled == true { break }
+                if let deadline, Date() >= deadline { break }
                 let y0 = rect.y + band * bandHeight
                 body(&evaluator, PixelRect(x: rect.x, y: y0, width: rect.width, height: min(bandHeight, rect.maxY - y0)))
             }
@@ -242,7 +299,9 @@ private final class BandCounter: @unchecked Sendable {
 public enum RenderError: Error, CustomStringConvertible, Equatable {
     case infiniteRect
     case emptyRect
-    case tooLarge(width: Int, height: Int)
+    /// Over the render budget (`RenderContext.Options.maxPixels`/`maxBytes`): the message says what and why.
+    case overBudget(String)
+    case timeLimit(seconds: Double)
     case cancelled
 
     public var description: String {
@@ -250,7 +309,42 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
         case .cancelled: "the render was cancelled"
         case .infiniteRect: "the image is infinite: give a rectangle to render (a crop)"
         case .emptyRect: "nothing to render: the rectangle is empty"
-        case .tooLarge(let w, let h): "\(w)x\(h) pixels is too large to render"
+        case .overBudget(let message): message
+        case .timeLimit(let s): "the render took longer than its time limit of \(formatNumber(s)) s and was stopped"
         }
+    }
+}
+
+/// The messages of the render budget: what was too large, which filter made it, and how to raise the limit.
+enum RenderBudget {
+    static func message(what: String, of node: Image?, _ rect: PixelRect, options: RenderContext.Options) -> String {
+        message(what: what, of: node, width: Double(rect.width), height: Double(rect.height), options: options)
+    }
+
+    /// Sizes as asked (a rectangle's real size, not the ±2^28 the renderer clamps coordinates to).
+    static func message(what: String, of node: Image?, width: Double, height: Double, options: RenderContext.Options) -> String {
+        let made = node?.origin.map { " (made by \($0))" } ?? ""
+        let size = "\(formatNumber(width.rounded(.up)))×\(formatNumber(height.rounded(.up)))"
+        let area = width * height < 9e18 ? formatCount(Int(width * height)) : String(format: "%.3g", width * height)
+        return "\(what)\(made) needs \(size) = \(area) pixels; the limit is "
+            + "\(formatCount(options.maxPixels)) (raise it with --max-pixels or CIFILTERTEST_MAX_PIXELS)"
+    }
+
+    static func bytesMessage(of node: Image, _ bytes: Int, options: RenderContext.Options) -> String {
+        let made = node.origin.map { ", the last made by \($0)," } ?? ""
+        return "the intermediate images of this render\(made) need \(formatBytes(bytes)); the limit is "
+            + "\(formatBytes(options.maxBytes)) (raise it with --max-memory or CIFILTERTEST_MAX_BYTES)"
+    }
+
+    /// 268435456 → "268 million"; small counts as they are.
+    static func formatCount(_ n: Int) -> String {
+        if n >= 1_000_000_000_000 { return String(format: "%.3g", Double(n)) }
+        if n >= 1_000_000_000 { return String(format: "%.3g billion", Double(n) / 1e9) }
+        if n >= 1_000_000 { return String(format: "%.3g million", Double(n) / 1e6) }
+        return "\(n)"
+    }
+
+    static func formatBytes(_ n: Int) -> String {
+        n >= 1 << 30 ? String(format: "%.3g GiB", Double(n) / Double(1 << 30)) : String(format: "%.3g MiB", Double(n) / Double(1 << 20))
     }
 }

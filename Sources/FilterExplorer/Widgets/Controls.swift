@@ -95,8 +95,9 @@ public enum ControlFactory {
     }
 }
 
-/// A slider's range and steps. The range is the catalogue's slider range clamped to the legal range; a value
-/// typed outside the slider range (but legal) is kept, and stepping never pushes a value beyond either.
+/// A slider's range and steps. The range is the catalogue's slider range clamped to the legal range. Like Core
+/// Image, which treats both ranges as hints, a typed value outside either is kept; arrow keys and clicks never
+/// push a value beyond them (from a value already outside, stepping stays on that side of it).
 public struct SliderSpec: Equatable, Sendable {
     public let lower: Double
     public let upper: Double
@@ -140,7 +141,11 @@ public struct SliderSpec: Equatable, Sendable {
         var next = value + Double(steps) * step
         next = min(max(next, min(lower, value)), max(upper, value))
         if isInteger { next = next.rounded() }
-        return clampedToLegal(Self.tidy(next))
+        next = Self.tidy(next)
+        // Within the legal range widened to the current value: a typed 1.2 above a maximum of 1 may step down.
+        if let legalLower { next = max(next, min(legalLower, value)) }
+        if let legalUpper { next = min(next, max(legalUpper, value)) }
+        return next
     }
 
     public func clampedToLegal(_ value: Double) -> Double {

@@ -58,16 +58,23 @@ enum BarcodeFilters {
     /// sides (Core Image's layout: "Hello world" with quiet space 20 and height 100 is 196×140).
     static func code128(_ inputs: FilterInputs) throws -> Image {
         let bytes = try inputs.data("inputMessage") ?? []
-        let quiet = max(0, Int(try inputs.number("inputQuietSpace").rounded()))
-        let height = max(1, Int(try inputs.number("inputBarcodeHeight").rounded()))
+        let quiet = max(0, try inputs.integer("inputQuietSpace"))
+        let height = max(1, try inputs.integer("inputBarcodeHeight"))
         guard let values = Code128.encode(bytes) else {
             throw FilterError("CICode128BarcodeGenerator: the message must be ASCII (bytes below 128)")
         }
         let bars = Code128.modules(values)
-        return moduleImage(width: bars.count + 2 * quiet, height: height + 2 * quiet) { x, y in
-            let mx = x - quiet, my = y - quiet
-            return mx >= 0 && mx < bars.count && my >= 0 && my < height && bars[mx]
-        }
+        // Drawn per pixel rather than into a buffer: the quiet space and the height are any numbers (1e9 makes
+        // a huge extent, which the render budget refuses if rendered whole, instead of an allocation here).
+        let width = bars.count + 2 * quiet, fullHeight = height + 2 * quiet
+        let black = Pixel(0, 0, 0, 1), white = Pixel(1, 1, 1, 1)
+        return ColorKernel(name: "code128") { span in
+            let barRow = span.y >= quiet && span.y < quiet + height
+            for i in 0..<span.count {
+                let mx = span.x0 + i - quiet
+                span.out[i] = barRow && mx >= 0 && mx < bars.count && bars[mx] ? black : white
+            }
+        }.apply(extent: Rect(x: 0, y: 0, width: Double(width), height: Double(fullHeight)), inputs: [])
     }
 
     /// The Aztec symbol of the message bytes with a one-module light margin (as the QR generator draws it).

@@ -19,29 +19,38 @@ enum BlurEffectFilters {
     /// The half-width of Core Image's box for a radius: its render at radius 40 (shared/conformance/CIBoxBlur,
     /// 660×483 in, 698×521 out) grows the extent by 19 pixels a side, a 39-pixel box.
     static func boxHalfWidth(_ radius: Double) -> Int {
-        max(0, Int(((radius - 1) / 2).rounded(.down)))
+        max(0, Int(saturating: ((radius - 1) / 2).rounded(.down)))
     }
 
     static func boxBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let h = boxHalfWidth(try inputs.number("inputRadius"))
+        // Radii beyond 1e12 change nothing the renderer holds (±2^28 px).
+        let h = boxHalfWidth(min(try inputs.number("inputRadius"), 1e12))
         guard h > 0, !image.extent.isEmpty else { return image }
-        // Above a half-width of 64 the two running-sum passes stay O(1) a pixel; nothing to bound but memory,
-        // which the renderer's bands keep to the region of interest.
-        return BlurStages.box(image, halfWidth: min(h, 4096))
+        // The two running-sum passes cost O(1) a pixel, but their intermediates span the box: up to a half-width
+        // of 4096 they run on the image itself (exact). Wider boxes run on a pyramid level where the half-width
+        // is at most 1024 (block means then a box: within a block's width of the exact box, under 0.1% of it),
+        // so a huge radius costs no more than a small one; its extent grows by the half-width, as Core Image's.
+        if h <= 4096 { return BlurStages.box(image, halfWidth: h) }
+        let extent = BlurStages.grow(image.extent, h, h)
+        return BlurStages.onPyramid(image, radius: Double(h), limit: 1024, extent: extent) { small, r in
+            BlurStages.box(small, halfWidth: Int(r.rounded()))
+        }
     }
 
     /// A mean over a disc. Radii up to 12 pixels work on the image itself (2R+1 span sums a pixel from
     /// per-row prefix sums); larger ones on a pyramid level where the radius is at most 12, scaled back up.
     static func disc(_ image: Image, radius: Double) -> Image {
         guard radius >= 1, !image.extent.isEmpty else { return image }
-        let reach = Int(radius.rounded(.up))
+        let reach = Int(saturating: radius.rounded(.up))
         let extent = BlurStages.grow(image.extent, reach, reach)
         return BlurStages.onPyramid(image, radius: radius, limit: 12, extent: extent) { BlurStages.discMean($0, radius: $1) }
     }
 
     static func discBlur(_ inputs: FilterInputs) throws -> Image {
-        disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 2000))
+        // A radius below 1 leaves the image (as 0 would). Above 1e12 nothing the renderer holds (±2^28 px)
+        // changes: clamped so the pyramid's depth stays bounded. No other limit: the cost does not grow.
+        disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 1e12))
     }
 
     /// Mean along a segment of half-length inputRadius in the direction inputAngle (both ways), sampled every
@@ -49,10 +58,11 @@ enum BlurEffectFilters {
     /// level where the half-length is at most 16 pixels, then scaled back up.
     static func motionBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000), angle = try inputs.number("inputAngle")
+        // Clamped at 1e12 as the disc blur's (beyond it every streak covers all representable pixels).
+        let radius = min(try inputs.number("inputRadius"), 1e12), angle = try inputs.number("inputAngle")
         guard radius >= 0.5, !image.extent.isEmpty else { return image }
         let dx = radius * cos(angle), dy = radius * sin(angle)
-        let extent = BlurStages.grow(image.extent, Int(abs(dx).rounded(.up)), Int(abs(dy).rounded(.up)))
+        let extent = BlurStages.grow(image.extent, Int(saturating: abs(dx).rounded(.up)), Int(saturating: abs(dy).rounded(.up)))
         return BlurStages.onPyramid(image, radius: radius, limit: 16, extent: extent) { small, r in
             let scale = r / radius
             let samples = 2 * Int(r.rounded(.up)) + 1
@@ -138,7 +148,9 @@ enum BlurEffectFilters {
                     let sx = (cx - px) * kf, sy = (cy - py) * kf
                     let span = (sx * sx + sy * sy).squareRoot()
                     // Samples at most a pixel apart: fewer than 8 where the span is short.
-                    let n = span < 0.5 ? 0 : min(8, Int(span.rounded(.up)) + 1)
+                    // Compared before converting: a span of inf or NaN (an amount or centre of 1e30) takes 8
+                    // samples, which land outside and read transparent, instead of an undefined conversion.
+                    let n = span < 0.5 ? 0 : (span < 7 ? Int(span.rounded(.up)) + 1 : 8)
                     if used + n > capacity || i - first == capacity { finishGroup(before: i) }
                     counts[i - first] = n
                     let step = 1 / Float(n)
@@ -190,7 +202,8 @@ enum BlurEffectFilters {
     /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius.
     static func maskedVariableBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000)
+        // No cap: the Gaussian levels cost the same for any radius (they clamp at 1e12 themselves).
+        let radius = try inputs.number("inputRadius")
         // Radius 0 is the identity, whatever the mask (set or not).
         guard radius > 0.05, !image.extent.isEmpty else { return image }
         let mask = try inputs.image("inputMask")
@@ -218,6 +231,8 @@ enum BlurEffectFilters {
     /// inputSoftness pixels. Core Image's highlight treatment is not modelled.
     static func bokehBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
+        // Clamp at 500, the maximum Apple's metadata declares for this filter's radius (an assumption: whether
+        // Core Image's kernel clamps there too is not verified); the disc stages would take any radius.
         let radius = min(try inputs.number("inputRadius"), 500)
         let ringAmount = try inputs.float("inputRingAmount"), ringSize = try inputs.number("inputRingSize")
         let softness = try inputs.number("inputSoftness")
@@ -259,7 +274,8 @@ enum BlurEffectFilters {
 
     private static func glow(_ inputs: FilterInputs, lighter: Bool) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000), intensity = try inputs.float("inputIntensity")
+        // No cap on the radius: the Gaussian's cost does not grow with it. A radius below 0 acts as 0.
+        let radius = try inputs.number("inputRadius"), intensity = try inputs.float("inputIntensity")
         guard radius > 0.05, intensity > 0, !image.extent.isEmpty else { return image }
         let blurred = BlurFilters.gaussian(image, sigma: radius)
         let extent = lighter ? blurred.extent : image.extent

@@ -56,10 +56,16 @@ enum BlurFilters {
     /// with the variance the resampling adds taken off the small blur (the design notes measured 7–11 ms
     /// for sigma 10 at 1080p this way, against 43 ms for direct taps).
     static func gaussian(_ image: Image, sigma: Double, version: CoreImageVersion = .current) -> Image {
+        // A radius below 0 acts as 0 (no blur), as in Core Image. Above 1e12 nothing the renderer can hold
+        // (coordinates within ±2^28) changes: the coarsest level is one block; clamped so the level's own
+        // sigma, and its taps, stay small.
+        let sigma = min(sigma, 1e12)
         guard sigma > 0.05, !image.extent.isEmpty else { return image }
         let extent = outputExtent(of: image.extent, sigma: sigma, version: version)
         var factor = 1
-        while sigma / Double(factor * 2) >= 2.5 && factor < 64 { factor *= 2 }
+        // No cap on the factor: a huge sigma works on a level of a few pixels (a 1e9 blur of a photo is a 1×1
+        // level; before, a level capped at 1/64 asked for 10^8 taps). 2^40 keeps factor × coordinates in range.
+        while sigma / Double(factor * 2) >= 2.5 && factor < 1 << 40 { factor *= 2 }
         if factor == 1 {
             let radius = Int((3 * sigma).rounded(.up))
             let weights = Convolution.gaussianWeights(sigma: sigma, radius: radius)

@@ -132,7 +132,9 @@ enum BlurStages {
     static func onPyramid(_ image: Image, radius: Double, limit: Double, extent: Rect,
                           _ stage: (Image, Double) -> Image) -> Image {
         var factor = 1
-        while radius / Double(factor) > limit && factor < 64 { factor *= 2 }
+        // As deep as the radius needs (levels of any power of two chain): the stage's own radius stays at most
+        // `limit`, so the cost per pixel does not grow with the radius. 2^40 keeps factor × coordinates in range.
+        while radius / Double(factor) > limit && factor < 1 << 40 { factor *= 2 }
         if factor == 1 { return stage(image, radius).withExtent(extent) }
         let small = stage(image.downsampled(by: factor), radius / Double(factor))
         return small.upsampled(by: factor, extent: extent)

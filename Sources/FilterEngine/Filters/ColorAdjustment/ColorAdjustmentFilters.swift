@@ -72,7 +72,9 @@ enum ColorAdjustmentFilters {
     /// Multiplies linear light by 2^EV: exactly what opening the aperture by EV stops does.
     static func exposureAdjust(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let gain = Float(pow(2, try inputs.number("inputEV")))
+        // The largest float at most: an infinite gain (EV 1e6) would turn black (0 × inf) into NaN; bright
+        // pixels still overflow to infinity, as the formula does in floats.
+        let gain = Float(min(pow(2, try inputs.number("inputEV")), Double(Float.greatestFiniteMagnitude)))
         return ColorKernel(name: "exposure") { span in
             let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             for i in 0..<span.count {

@@ -80,6 +80,12 @@ struct ColorCubeTable: Sendable {
     /// (Core Image's default data is the 2×2×2 identity).
     init(_ inputs: FilterInputs, dataKey: String) throws {
         let dimension = try inputs.integer("inputCubeDimension")
+        // A table needs 2 entries a side at least; above 128 (macOS's documented maximum; iOS's is 64) the
+        // identity default alone would be gigabytes. Core Image has no output for such a cube (not checked on
+        // a Mac); here it is a clear error rather than an allocation.
+        guard (2...128).contains(dimension) else {
+            throw FilterError("\(inputs.descriptor.name).inputCubeDimension = \(dimension): a colour cube has 2…128 entries a side")
+        }
         guard let bytes = try inputs.data(dataKey) else {
             self.init(dimension: dimension, floats: try ColorCubeData.floats(ColorCubeData.identity(dimension: dimension), key: dataKey))
             return

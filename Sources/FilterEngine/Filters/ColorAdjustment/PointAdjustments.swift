@@ -250,7 +250,9 @@ extension ColorAdjustmentFilters {
     /// which our images do not carry) the image's own peak is measured, at least 1.
     static func toneMapHeadroom(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let target = try inputs.float("inputTargetHeadroom")
+        // Clamp: a headroom is a ratio to SDR white, never below 1 (the source headroom is clamped the same
+        // way below); a target of 0 or less made the roll-off divide by zero. Not verified against Apple.
+        let target = max(try inputs.float("inputTargetHeadroom"), 1)
         let kernel = { (fixedSource: Float?) -> ColorKernel in
             ColorKernel(name: "toneMapHeadroom") { span in
                 let source = max(fixedSource ?? span.input(1).r[0], 1)

@@ -15,7 +15,8 @@ extension DistortionFilters {
         guard scale != 0 else { return image }
         let map = try inputs.image("inputDisplacementImage")
         let s = Float(scale)
-        let reach = Int((scale / 2).rounded(.up)) + 1
+        // |scale|: a negative scale displaces as far the other way.
+        let reach = Int(saturating: (abs(scale) / 2).rounded(.up)) + 1
         let kernel = GeneralKernel(name: "displacement", roi: { index, rect in
             index == 0 ? rect.insetBy(dx: -reach, dy: -reach) : rect
         }) { context in
@@ -48,13 +49,14 @@ extension DistortionFilters {
         let texture = try inputs.image("inputTexture")
         guard !texture.extent.isEmpty else { return image }
         let s = Float(scale)
-        let reach = Int((scale / 2).rounded(.up)) + 1
+        // |scale|: a negative scale displaces as far the other way.
+        let reach = Int(saturating: (abs(scale) / 2).rounded(.up)) + 1
         let te = texture.extent
         let periodic = !te.isInfinite
         let tile = PixelRect(covering: periodic ? te : Rect(x: 0, y: 0, width: 1, height: 1))
         // Output pixel (x, y) lies over texture pixel (x − shiftX, y − shiftY) before wrapping.
-        let shiftX = periodic ? Int((center.x - te.midX).rounded()) : 0
-        let shiftY = periodic ? Int((center.y - te.midY).rounded()) : 0
+        let shiftX = periodic ? Int(saturating: (center.x - te.midX).rounded()) : 0
+        let shiftY = periodic ? Int(saturating: (center.y - te.midY).rounded()) : 0
         let w = ColorMath.lumaWeights
         let kernel = GeneralKernel(name: "glassDistortion", roi: { index, rect in
             if index == 0 { return rect.insetBy(dx: -reach, dy: -reach) }

@@ -13,6 +13,9 @@ enum GeneratorFilters {
 
     /// Squares of `width` pixels with a corner at the centre; sharpness 1 gives hard edges, lower values blend
     /// the two colours over a band (1 - sharpness) of the square's width.
+    /// 0 for an even whole number, 1 for an odd one (beyond 2^24 every float is even; NaN gives NaN ≠ 0).
+    @inline(__always) static func parity(_ whole: Float) -> Float { whole - 2 * (whole * 0.5).rounded(.down) }
+
     static func checkerboard(_ inputs: FilterInputs) throws -> Image {
         let center = try inputs.point("inputCenter")
         let c0 = try inputs.color("inputColor0").workingPixel
@@ -26,14 +29,15 @@ enum GeneratorFilters {
         return ColorKernel(name: "checkerboard") { span in
             let fy = (Float(span.y) + 0.5 - cy) / width
             let ty = fy - fy.rounded(.down)
-            let sy: Float = Int(fy.rounded(.down)) & 1 == 0 ? 1 : -1
+            // Parity in floats: a width of 1e-30 makes fy huge, where an integer conversion is undefined.
+            let sy: Float = parity(fy.rounded(.down)) == 0 ? 1 : -1
             // Distance to the nearest horizontal edge, in squares, and the mix it gives.
             let my = min(min(ty, 1 - ty) / band, 1) * sy
             let out = span.out
             for i in 0..<span.count {
                 let fx = (Float(span.x0 + i) + 0.5 - cx) / width
                 let tx = fx - fx.rounded(.down)
-                let sx: Float = Int(fx.rounded(.down)) & 1 == 0 ? 1 : -1
+                let sx: Float = parity(fx.rounded(.down)) == 0 ? 1 : -1
                 let mx = min(min(tx, 1 - tx) / band, 1) * sx
                 // mx·my runs from -1 (colour 1) to 1 (colour 0), 0 on an edge.
                 let t = (mx * my + 1) * 0.5

@@ -46,7 +46,9 @@ enum LightFilters {
                 // Cosine between the spot axis and the ray from the light to this point.
                 let cosAxis = -(dx * sx + dy * sy + lz * sz) * inv
                 let incidence = max(lz * inv, 0)
-                let spot = cosAxis > 0 ? powf(cosAxis, concentration) * incidence : 0
+                // The power capped at the largest float: a negative concentration makes it infinite off the axis,
+                // and infinity × an incidence of 0 would be NaN.
+                let spot = cosAxis > 0 ? min(powf(cosAxis, concentration), .greatestFiniteMagnitude) * incidence : 0
                 out.r[i] *= cr * spot
                 out.g[i] *= cg * spot
                 out.b[i] *= cb * spot
@@ -135,7 +137,9 @@ enum LightFilters {
     @inline(__always) static func angularNoise(_ u: Float, cells: Int, seed: UInt32) -> Float {
         let fl = u.rounded(.down)
         let f = u - fl
-        var i0 = Int(fl) % cells
+        // The cell index modulo `cells` taken in floats first: u may be huge or NaN (a centre at 1e30).
+        let wrapped = fl - Float(cells) * (fl / Float(cells)).rounded(.down)
+        var i0 = Int(saturating: wrapped) % cells
         if i0 < 0 { i0 += cells }
         let i1 = i0 + 1 == cells ? 0 : i0 + 1
         @inline(__always) func hash(_ i: Int) -> Float {

@@ -38,12 +38,17 @@ enum TextGenerators {
         }
         let width = coverage.width + 2 * padding, height = coverage.height + 2 * padding
         guard width > 0, height > 0 else { return .empty }
-        let buffer = PixelBuffer(rect: PixelRect(x: 0, y: 0, width: width, height: height))
+        // Only the text's own pixels are stored; the padding is transparent extent around them (a padding of
+        // 1e9 is a huge extent, refused by the render budget if rendered whole, not a buffer made here).
+        guard coverage.width > 0, coverage.height > 0 else {
+            return Image.empty.withExtent(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
+        }
+        let buffer = PixelBuffer(rect: PixelRect(x: padding, y: padding, width: coverage.width, height: coverage.height))
         for top in 0..<coverage.height {
-            let row = buffer.row(height - 1 - padding - top) + padding
+            let row = buffer.row(padding + coverage.height - 1 - top)
             let values = top * coverage.width
             for x in 0..<coverage.width { row[x] = ink * coverage.values[values + x] }
         }
-        return Image(buffer: buffer)
+        return Image(buffer: buffer).withExtent(Rect(x: 0, y: 0, width: Double(width), height: Double(height)))
     }
 }

@@ -12,7 +12,8 @@ enum DistanceGradient {
         let image = try inputs.image("inputImage")
         let maximum = try inputs.float("inputMaximumDistance")
         let sourceRect = image.pixelExtent
-        let reach = Int(maximum.rounded(.up)) + 1
+        // Capped at 2^24: no image the renderer can hold has pixels farther apart, and (reach + 1)² must fit.
+        let reach = min(Int(saturating: maximum.rounded(.up)), 1 << 24) + 1
         // Beyond the maximum everything reads 1: distances only need to be known up to it.
         let scale: Float = maximum > 1e-6 ? 1 / maximum : 1e6
         // Bands of the output are transformed separately, each over its rows grown by the reach: worth it on two

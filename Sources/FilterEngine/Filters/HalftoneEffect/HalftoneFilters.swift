@@ -51,7 +51,8 @@ enum HalftoneFilters {
 
     @inline(__always) static func dot(_ u: Float, _ v: Float, _ k: Float, _ table: UnsafePointer<Float>) -> Float {
         let g = 0.5 + 0.25 * (cos(k * u) + cos(k * v))
-        let x = min(max(g, 0), 1) * 256
+        // Selects, not min/max: a NaN g (a cosine of an infinite phase) goes to 0 before the integer conversion.
+        let x = (g > 0 ? (g < 1 ? g : 1) : 0) * 256
         let i = min(Int(x), 255)
         return table[i] + (table[i + 1] - table[i]) * (x - Float(i))
     }

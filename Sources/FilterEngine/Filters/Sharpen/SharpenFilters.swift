@@ -10,7 +10,8 @@ enum SharpenFilters {
     /// p + intensity · (p − Gaussian(p, σ = inputRadius)); the output keeps the input's extent.
     static func unsharpMask(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(try inputs.number("inputRadius"), 2000), intensity = try inputs.float("inputIntensity")
+        // No cap on the radius (the Gaussian's cost does not grow with it); below 0 it acts as 0.
+        let radius = try inputs.number("inputRadius"), intensity = try inputs.float("inputIntensity")
         guard radius > 0.05, intensity != 0, !image.extent.isEmpty else { return image }
         let blurred = BlurFilters.gaussian(image, sigma: radius)
         return ColorKernel(name: "unsharpMask") { span in
@@ -29,7 +30,8 @@ enum SharpenFilters {
     /// on premultiplied values, the added grey is scaled by coverage automatically. Alpha is unchanged.
     static func sharpenLuminance(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let radius = min(abs(try inputs.number("inputRadius")), 2000), sharpness = try inputs.float("inputSharpness")
+        // A negative radius blurs as its size (a Gaussian is symmetric in σ); no cap: the cost does not grow.
+        let radius = abs(try inputs.number("inputRadius")), sharpness = try inputs.float("inputSharpness")
         guard radius > 0.05, sharpness != 0, !image.extent.isEmpty else { return image }
         let blurred = BlurFilters.gaussian(image, sigma: radius)
         let w = ColorMath.lumaWeights

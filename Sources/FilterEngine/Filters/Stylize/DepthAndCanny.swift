@@ -12,6 +12,7 @@ enum DepthAndCanny {
         let saturation = try inputs.number("inputSaturation")
         let sharpenRadius = try inputs.number("inputUnsharpMaskRadius")
         let sharpenAmount = try inputs.float("inputUnsharpMaskIntensity")
+        // A cost cap, not Core Image's (which is not documented): the slider ends at 30.
         let radius = min(try inputs.number("inputRadius"), 500)
         guard !image.extent.isEmpty else { return image }
         let extent = image.extent
@@ -55,6 +56,7 @@ enum DepthAndCanny {
     /// White edges on opaque black.
     static func canny(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
+        // A cost cap, not Core Image's (which is not documented): the slider ends at 6.4.
         let sigma = min(try inputs.number("inputGaussianSigma"), 200)
         let perceptual = try inputs.bool("inputPerceptual")
         let high = try inputs.float("inputThresholdHigh"), low = try inputs.float("inputThresholdLow")
@@ -69,7 +71,9 @@ enum DepthAndCanny {
                 let m = (gx.x * gx.x + gy.x * gy.x).squareRoot() * 8
                 var angle = atan2(gy.x, gx.x)
                 if angle < 0 { angle += Float.pi }
-                let sector = Float(Int((angle / (Float.pi / 4) + 0.5).rounded(.down)) % 4)
+                // In floats: a NaN angle (from NaN pixels) must not reach an integer conversion.
+                let s = (angle / (Float.pi / 4) + 0.5).rounded(.down)
+                let sector: Float = s >= 4 ? s - 4 : (s >= 0 ? s : 0)
                 return Pixel(m, sector, 0, 1)
             }
         }
@@ -78,7 +82,7 @@ enum DepthAndCanny {
             Neighbourhood.forEach(context, reach: 1) { p, s in
                 let m = p[0].x
                 let (a, b): (Float, Float)
-                switch Int(p[0].y) {
+                switch Int(saturating: p[0].y) {
                 case 0: (a, b) = (p[-1].x, p[1].x)
                 case 1: (a, b) = (p[-1 - s].x, p[1 + s].x)
                 case 2: (a, b) = (p[-s].x, p[s].x)

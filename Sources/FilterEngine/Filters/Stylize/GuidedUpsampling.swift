@@ -144,7 +144,7 @@ enum GuidedUpsampling {
         let halfWidth = max(spatial * Double(max(sx, sy)), 1)
         let ox = Float(target.minX), oy = Float(target.minY), px0 = Float(source.minX), py0 = Float(source.minY)
         // The window: the tent, at most 4 small pixels each way (81 taps; a wider tent is truncated there).
-        let reach = min(Int(halfWidth.rounded(.up)), 4)
+        let reach = min(Int(saturating: halfWidth.rounded(.up)), 4)
         let inverseHalfWidth = Float(1 / halfWidth), inverseLuma = 1 / (2 * lumaSigma * lumaSigma)
         let smallArea = PixelRect(covering: source), guideArea = PixelRect(covering: target)
         let w = ColorMath.lumaWeights

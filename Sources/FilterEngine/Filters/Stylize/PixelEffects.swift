@@ -37,9 +37,12 @@ enum PixelEffects {
         }
     }
 
-    /// The largest cell size honoured: beyond it one cell covers any real picture. Smaller over infinite inputs
-    /// (generators), whose region of interest is not cut by an extent.
-    static func sizeLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 4096 }
+    /// The largest cell size (pixellate scale, crystallize and pointillize spacing) honoured. Over a finite
+    /// image 1e12, where nothing the renderer holds (±2^28 px) changes any more: the cost per pixel does not
+    /// grow with the cell (one sample, or nine seeds, a pixel), only the extent does, as Core Image's, and an
+    /// uncropped render of a huge one is refused by the render budget. Over infinite inputs (generators), whose
+    /// region of interest no extent cuts, 256: a cost cap, not Core Image's.
+    static func sizeLimit(_ image: Image) -> Double { image.extent.isInfinite ? 256 : 1e12 }
 
     /// The extent grown outwards to a grid of `cell` pixels anchored at `origin` (a single axis).
     static func snapped(_ extent: Rect, origin: SIMD2<Double>, cellX: Double, cellY: Double) -> Rect {
@@ -116,7 +119,7 @@ enum PixelEffects {
         for dj in -1...1 {
             for di in -1...1 {
                 let i = ci + Float(di), j = cj + Float(dj)
-                let u = jitter(Int32(truncatingIfNeeded: Int(i)), Int32(truncatingIfNeeded: Int(j)))
+                let u = jitter(Int32(truncatingIfNeeded: Int(saturating: i)), Int32(truncatingIfNeeded: Int(saturating: j)))
                 let qx = (i + margin + u.x * spread) * spacing, qy = (j + margin + u.y * spread) * spacing
                 let d = (qx - px) * (qx - px) + (qy - py) * (qy - py)
                 if d < bestD { bestD = d; best = SIMD2(qx, qy) }

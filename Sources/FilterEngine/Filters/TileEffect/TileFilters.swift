@@ -94,8 +94,8 @@ enum TileFilters {
         let size = max(1e-3, abs(try inputs.number("inputSize")))
         let rotation = try inputs.number("inputRotation")
         let decay = max(0, min(1, try inputs.float("inputDecay")))
-        let folded = TileLattice.warp(image.clampedToExtent(), frame: TileFrame(center: point, angle: rotation, width: size),
-                                      fold: triangleFold, name: "triangleKaleidoscope")
+        let folded = TileLattice.warp(image, frame: TileFrame(center: point, angle: rotation, width: size),
+                                      fold: triangleFold, name: "triangleKaleidoscope", clampingToExtent: true)
         if decay >= 1 { return folded }
         let cx = Float(point.x), cy = Float(point.y)
         let height = Float(size) * Float(3).squareRoot() / 2
@@ -118,9 +118,14 @@ enum TileFilters {
     /// input's farthest corner, as Core Image's.
     static func kaleidoscope(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        let count = max(1, try inputs.number("inputCount"))
+        // Clamp: beyond 2^16 sectors a wedge is under a pixel wide at 16384 px from the centre, so the picture
+        // (every direction showing the ray at inputAngle: a radial smear) no longer changes, while the fold's
+        // table would grow with the count (1e9 sectors asked for 16 GB).
+        let count = min(max(1, try inputs.number("inputCount")), 65536)
         let center = try inputs.point("inputCenter")
-        let angle = try inputs.number("inputAngle")
+        // The fold is periodic in the angle: reduced to one turn, where its float arithmetic keeps precision
+        // (1e30 rad has no meaningful fraction of a turn left; the sector bounds looped over it for minutes).
+        let angle = try inputs.number("inputAngle").truncatingRemainder(dividingBy: 2 * Double.pi)
         let e = image.extent
         if e.isEmpty { return .empty }
         let cx = Float(center.x), cy = Float(center.y)
@@ -175,7 +180,8 @@ enum TileFilters {
             return Rect(x: center.x - radius, y: center.y - radius, width: 2 * radius, height: 2 * radius)
         }
         var k = (a / (Double.pi / 2)).rounded(.up)
-        while k * Double.pi / 2 <= b {
+        // At most the five quadrant directions of one turn (the bound also ends the loop where k + 1 == k).
+        for _ in 0..<5 where k * Double.pi / 2 <= b {
             let t = k * Double.pi / 2
             points.append(center + radius * SIMD2(cos(t), sin(t)))
             k += 1
@@ -250,6 +256,7 @@ enum TileFilters {
         guard !e.isInfinite, !e.isEmpty else { return image }
         let s = Float(scale), invW = 1 / f.width
         let (ex, ey, ew, eh) = (Float(e.minX), Float(e.minY), Float(e.width), Float(e.height))
+        let (loX, hiX, loY, hiY) = (ex + 0.5, ex + ew - 0.5, ey + 0.5, ey + eh - 0.5)
         let kernel = WarpKernel(name: "opTile") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - f.cy
             for i in 0..<count {
@@ -266,13 +273,12 @@ enum TileFilters {
                 let shiftX = mx < -f.width || mx > ew + f.width ? -ew * (mx / ew).rounded(.down) : 0
                 let shiftY = my < -f.width || my > eh + f.width ? -eh * (my / eh).rounded(.down) : 0
                 let su = (cu + (u - cu) * s) * f.width, sv = (cv + (v - cv) * s) * f.width
-                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA + shiftX, f.cy + su * f.sinA + sv * f.cosA + shiftY)
+                let x = f.cx + su * f.cosA - sv * f.sinA + shiftX, y = f.cy + su * f.sinA + sv * f.cosA + shiftY
+                // Clamped to the pixel centres inside the image: it reads as if clamped to its extent, while the
+                // region of interest stays the image (a huge scale asks for no huge clamped intermediate).
+                coords[i] = SIMD2(min(max(x, loX), hiX), min(max(y, loY), hiY))
             }
         }
-        // A cell reads up to half its diagonal times the scale around its centre, which lies at most a cell
-        // outside the image.
-        let reach = Double(f.width) * (abs(scale) * 0.75 + 1) + 2
-        let region = e.insetBy(dx: -reach, dy: -reach)
-        return kernel.apply(extent: .infinite, input: image.clampedToExtent()) { _ in region }
+        return kernel.apply(extent: .infinite, input: image) { _ in e.insetBy(dx: -1, dy: -1) }
     }
 }

@@ -24,9 +24,17 @@ struct TileFrame: Sendable {
 
 enum TileLattice {
     /// A warp that folds every output pixel into the fundamental region of `fold`; infinite extent.
-    static func warp<F: TileFold>(_ image: Image, frame: TileFrame, fold: F, name: String) -> Image {
+    static func warp<F: TileFold>(_ image: Image, frame: TileFrame, fold: F, name: String,
+                                  clampingToExtent: Bool = false) -> Image {
         let f = frame
         let invW = 1 / f.width
+        // Clamping the sample points to the pixel centres inside the extent reads the image as if clamped to
+        // its extent, while the region of interest stays the image itself (a huge tile no longer asks for a
+        // huge clamped intermediate).
+        let e = image.extent
+        let clamp = clampingToExtent && !e.isInfinite && !e.isEmpty
+        let (loX, hiX) = clamp ? (Float(e.minX) + 0.5, Float(e.maxX) - 0.5) : (-Float.infinity, Float.infinity)
+        let (loY, hiY) = clamp ? (Float(e.minY) + 0.5, Float(e.maxY) - 0.5) : (-Float.infinity, Float.infinity)
         let kernel = WarpKernel(name: name) { coords, x0, y, count in
             let dy = Float(y) + 0.5 - f.cy
             for i in 0..<count {
@@ -35,13 +43,14 @@ enum TileLattice {
                 let v = (dy * f.cosA - dx * f.sinA) * invW
                 let q = fold.fold(u, v)
                 let su = q.x * f.width, sv = q.y * f.width
-                coords[i] = SIMD2(f.cx + su * f.cosA - sv * f.sinA, f.cy + su * f.sinA + sv * f.cosA)
+                let x = f.cx + su * f.cosA - sv * f.sinA, y = f.cy + su * f.sinA + sv * f.cosA
+                coords[i] = SIMD2(min(max(x, loX), hiX), min(max(y, loY), hiY))
             }
         }
         let r = fold.reach * Double(f.width) + 2
         let region = Rect(x: Double(f.cx) - r, y: Double(f.cy) - r, width: 2 * r, height: 2 * r)
-        let inputExtent = image.extent
-        return kernel.apply(extent: .infinite, input: image) { _ in region.intersection(inputExtent) }
+        let needed = clamp ? e.insetBy(dx: -1, dy: -1) : e
+        return kernel.apply(extent: .infinite, input: image) { _ in region.intersection(needed) }
     }
 
     /// x wrapped into [-0.5, 0.5).
@@ -93,8 +102,12 @@ enum TileLattice {
     /// precomputed cosines and sines.
     @inline(__always) static func polarFold(_ x: Float, _ y: Float, _ g: PointGroup) -> SIMD2<Float> {
         let t = fastAtan2(y, x)
-        var k = Int((t * g.inverseSector).rounded(.down))
-        k = min(max(k, -g.count), g.count)
+        // Clamped as a float before the conversion (selects: NaN, from a centre at 1e30, goes to -count).
+        let top = Float(g.count)
+        var kf = (t * g.inverseSector).rounded(.down)
+        kf = kf > -top ? kf : -top
+        kf = kf < top ? kf : top
+        let k = Int(kf)
         let c = g.cosTable[k + g.count], s = g.sinTable[k + g.count]
         // Turn by -k sectors.
         let px = x * c + y * s, py = y * c - x * s
@@ -197,7 +210,8 @@ struct GlideFold: TileFold {
         let x = u + 0.5
         let column = x.rounded(.down)
         var b = TileLattice.wrap(v)
-        if Int(column) & 1 != 0 { b = -b }
+        // Odd columns reflect: parity taken in floats (an integer conversion of a huge column is undefined).
+        if column - 2 * (column * 0.5).rounded(.down) != 0 { b = -b }
         return SIMD2(x - column - 0.5, b)
     }
 }

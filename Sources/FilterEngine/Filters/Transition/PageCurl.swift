@@ -100,7 +100,7 @@ extension TransitionFilters {
                                 var light: Float = 0.6 + 0.4 * sin(t * Float.pi)
                                 if let shade {
                                     let w = shade.rect.width
-                                    let sample = shade.pixel(x: shade.rect.x + min(Int(t * Float(w)), w - 1), y: shade.rect.y)
+                                    let sample = shade.pixel(x: shade.rect.x + min(Int(saturating: t * Float(w)), w - 1), y: shade.rect.y)
                                     let a = max(sample.w, 1e-6)
                                     light = 0.5 + 0.5 * (0.2126 * sample.x + 0.7152 * sample.y + 0.0722 * sample.z) / a
                                 }

@@ -338,7 +338,7 @@ enum TransitionFilters {
         let ring = -width / 2 + (reach + width) * p.time
         let (cx, cy) = (Float(center.x), Float(center.y))
         let half = width / 2
-        let margin = Int(abs(scale).rounded(.up)) + 2
+        let margin = Int(saturating: abs(scale).rounded(.up)) + 2
         // The shading image's middle row.
         let shadeExtent = shading.extent
         let shadeRow: PixelRect = shadeExtent.isEmpty || shadeExtent.isInfinite
@@ -368,7 +368,7 @@ enum TransitionFilters {
                     var base = radius < ring ? target.sampleLinear(sx, sy) : source.sampleLinear(sx, sy)
                     // The wave's slope picks a place across the shading row; its light is added where it stands.
                     let slope = 0.5 + 0.5 * cos(u * Float.pi) * (u < 0 ? -1 : 1)
-                    let light = shade.pixel(x: shadeRow.x + Int((slope * shadeW).rounded()), y: shadeRow.y)
+                    let light = shade.pixel(x: shadeRow.x + Int(saturating: (slope * shadeW).rounded()), y: shadeRow.y)
                     let amount = (1 - abs(u)) * 0.35 * base.w
                     base = Pixel(base.x + light.x * amount, base.y + light.y * amount, base.z + light.z * amount, base.w)
                     row[x - r.x] = base
@@ -390,7 +390,7 @@ enum TransitionFilters {
         let p = try pair(inputs)
         if let end = p.endpoint { return end }
         if p.source.extent.isEmpty || p.source.extent.isInfinite { return p.target.withExtent(p.extent) }
-        let folds = max(1, Int(try inputs.number("inputNumberOfFolds").rounded()))
+        let folds = max(1, try inputs.integer("inputNumberOfFolds"))
         let shadowAmount = min(max(try inputs.float("inputFoldShadowAmount"), 0), 1)
         let bottom = max(try inputs.number("inputBottomHeight"), 0)
         let e = p.source.extent
