@@ -81,8 +81,8 @@ let package = Package(
         // this flag the test target fails with "no such module '_Testing_CoreImage'".
         .testTarget(
             name: "CoreImageTests",
-            dependencies: ["CoreImage"],
-            exclude: ["Fixtures"],
+            // FilterEngine only to compare the snippets' renders with the engine's own filters.
+            dependencies: ["CoreImage", "FilterEngine"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])]
         ),
         .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"], exclude: ["Fixtures"]),

@@ -31,6 +31,17 @@ open class CIColor: NSObject, NSCopying, @unchecked Sendable {
         self.init(red: v.value(at: 0), green: v.value(at: 1), blue: v.value(at: 2), alpha: v.count > 3 ? v.value(at: 3) : 1)
     }
 
+    /// The colour of a CGColor (a grey colour's one component is used for red, green and blue).
+    public convenience init(cgColor c: CGColor) {
+        let v = c.components ?? [0, 1]
+        if v.count >= 4, let space = c.colorSpace {
+            self.init(red: v[0], green: v[1], blue: v[2], alpha: v[3], colorSpace: space)!
+        } else {
+            let grey = v.first ?? 0
+            self.init(red: grey, green: grey, blue: grey, alpha: v.count > 1 ? v[1] : 1)
+        }
+    }
+
     public var numberOfComponents: Int { 4 }
     public var components: [CGFloat] { [red, green, blue, alpha] }
     /// "r g b a", which `init(string:)` reads back.

@@ -59,7 +59,9 @@ open class CIContext: NSObject, @unchecked Sendable {
                        format: CIFormat, colorSpace: CGColorSpace?) throws {
         guard let layout = format.layout else { throw CIContextError("format \(format.rawValue) is not supported") }
         let area = PixelRect(covering: bounds.engineRect)
-        let encoded = colorSpace.map { !$0.isLinear } ?? false
+        // No output space: the working values as they are. With an unmanaged working space (`kCFNull`) they
+        // are the source's encoded values, which the engine decoded on the way in, so they are encoded again.
+        let encoded = colorSpace.map { !$0.isLinear } ?? (workingColorSpace == nil)
         if format == .RGBA8, encoded {
             // The engine's own 8-bit sRGB path (straight alpha, rows top to bottom), then premultiplied.
             let tight = area.width * 4

@@ -292,4 +292,19 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
     public func copy(with zone: NSZone? = nil) -> Any { self }
 
     open override var description: String { "<CIImage: extent \(extent)>" }
+
+    // MARK: Swift 3 names
+
+    // Apple's SDKs reject these pre-Swift-4 spellings; here they still compile, with a deprecation warning,
+    // so that older code ports unchanged.
+    @available(*, deprecated, renamed: "cropped(to:)")
+    open func cropping(to rect: CGRect) -> CIImage { cropped(to: rect) }
+
+    @available(*, deprecated, renamed: "applyingFilter(_:parameters:)")
+    open func applyingFilter(_ filterName: String, withInputParameters params: [String: Any]?) -> CIImage {
+        applyingFilter(filterName, parameters: params ?? [:])
+    }
+
+    @available(*, deprecated, renamed: "transformed(by:)")
+    open func applying(_ matrix: CGAffineTransform) -> CIImage { transformed(by: matrix) }
 }
