@@ -10,8 +10,8 @@ import CoreImage.CIFilterBuiltins
     @Test func foundationNamesStayUnambiguous() {
         // Foundation's AffineTransform next to Core Image's CGAffineTransform: no engine type leaks in.
         var t = AffineTransform(translationByX: 2, byY: 3)
-        t.scale(2)
-        let cg = CGAffineTransform(translationX: 2, y: 3).scaledBy(x: 2, y: 2)
+        t.scale(2)  // Foundation appends the scale: it applies after the translation
+        let cg = CGAffineTransform(translationX: 2, y: 3).concatenating(CGAffineTransform(scaleX: 2, y: 2))
         #expect(t.transform(NSPoint(x: 1, y: 1)) == CGPoint(x: 1, y: 1).applying(cg))
     }
 
@@ -30,8 +30,9 @@ import CoreImage.CIFilterBuiltins
         let inverse = c.inverted()
         #expect(CGPoint(x: 3, y: 0).applying(inverse) == .zero)
         #expect(CGAffineTransform.identity.isIdentity)
-        #expect(CGRect(x: 0, y: 0, width: 2, height: 1).applying(CGAffineTransform(rotationAngle: .pi / 2)).integral
-                == CGRect(x: -1, y: 0, width: 1, height: 2))
+        let turned = CGRect(x: 0, y: 0, width: 2, height: 1).applying(CGAffineTransform(rotationAngle: .pi / 2))
+        #expect(abs(turned.minX + 1) < 1e-12 && abs(turned.minY) < 1e-12)
+        #expect(abs(turned.width - 1) < 1e-12 && abs(turned.height - 2) < 1e-12)
     }
 
     // MARK: Values
