@@ -77,6 +77,19 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
     /// (sRGB-encoded unless `colorSpace` is linear), RGBAf, RGBAh (linear unless `colorSpace` is sRGB-encoded).
     public convenience init(bitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
         let width = max(0, Int(size.width)), height = max(0, Int(size.height))
+        if format == .RGBA8, colorSpace.map({ !$0.isLinear }) ?? true, width > 0, height > 0,
+           data.count >= bytesPerRow * (height - 1) + width * 4 {
+            // The common case takes the engine's 8-bit source path (decoded with tables while rendering).
+            let provider = CGDataProvider(data: data)!
+            let cgImage = CGImage(width: width, height: height, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: bytesPerRow,
+                                  space: colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)!,
+                                  bitmapInfo: CGBitmapInfo(rawValue: CGImageAlphaInfo.premultipliedLast.rawValue),
+                                  provider: provider, decode: nil, shouldInterpolate: true, intent: .defaultIntent)!
+            let bytes = cgImage.straightRGBA()
+            let source = bytes.withUnsafeBufferPointer { SourcePixels(rgba8TopDown: $0.baseAddress!, width: width, height: height) }
+            self.init(engine: EngineImage(source: source), colorSpace: colorSpace)
+            return
+        }
         let buffer = PixelBuffer(rect: PixelRect(x: 0, y: 0, width: width, height: height))
         let encoded = colorSpace.map { !$0.isLinear } ?? false
         if let layout = format.layout, layout.channels.count == 4 {
@@ -84,7 +97,7 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
                 for row in 0..<height {
                     let line = buffer.row(height - 1 - row)
                     for x in 0..<width {
-                        var rgba: [Float] = [0, 0, 0, 1]
+                        var rgba = SIMD4<Float>(0, 0, 0, 1)
                         for (i, channel) in layout.channels.enumerated() {
                             let offset = row * bytesPerRow + (x * 4 + i) * layout.bytesPerChannel
                             guard offset + layout.bytesPerChannel <= src.count else { continue }
@@ -106,7 +119,7 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
                                 rgba[c] = Float(CIColor.decodeSRGB(Double(straight))) * a
                             }
                         }
-                        line[x] = Pixel(rgba[0], rgba[1], rgba[2], rgba[3])
+                        line[x] = rgba
                     }
                 }
             }
