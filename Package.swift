@@ -54,6 +54,9 @@ let package = Package(
         .target(
             name: "CoreImage",
             dependencies: ["FilterEngine", "CoreImageModuleMap"],
+            // Its few pixel loops (premultiplying 8-bit output, format conversions) run as the engine's do:
+            // unoptimised they doubled a 512² RGBA8 render (1.23 ms against the engine's 0.61 ms, debug build).
+            swiftSettings: fastFlags,
             plugins: ["GenerateFilterBuiltins"]
         ),
         // Only a module map: it declares the clang module `CoreImage` with the explicit submodule

@@ -28,7 +28,7 @@ open class CIContext: NSObject, @unchecked Sendable {
         // Core Image caches intermediates by default; here the cache is opt-in, because a server rendering a
         // stream of different images would only fill it.
         let cache = (options[.cacheIntermediates] as? Bool) == true
-            ? (FilterValues.number(options[.memoryTarget]).map { Int($0) } ?? 256 << 20) : 0
+            ? (FilterValues.number(options[.memoryTarget]).flatMap { $0.isFinite && $0 >= 0 && $0 < 1e15 ? Int($0) : nil } ?? 256 << 20) : 0
         engine = RenderContext(options: .init(cacheBytes: cache))
     }
 
@@ -58,7 +58,7 @@ open class CIContext: NSObject, @unchecked Sendable {
     func renderChecked(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
                        format: CIFormat, colorSpace: CGColorSpace?) throws {
         guard let layout = format.layout else { throw CIContextError("format \(format.rawValue) is not supported") }
-        let area = PixelRect(covering: bounds.engineRect)
+        let area = try Self.pixelArea(bounds)
         // No output space: the working values as they are. With an unmanaged working space (`kCFNull`) they
         // are the source's encoded values, which the engine decoded on the way in, so they are encoded again.
         let encoded = colorSpace.map { !$0.isLinear } ?? (workingColorSpace == nil)
@@ -112,6 +112,19 @@ open class CIContext: NSObject, @unchecked Sendable {
         }
     }
 
+    /// The whole pixels of a rectangle to render, or an error for an infinite, non-finite, empty or huge one
+    /// (checked before any conversion to integers, which is undefined for such values in this build).
+    static func pixelArea(_ rect: CGRect) throws -> PixelRect {
+        let r = rect.engineRect
+        guard !r.isInfinite, [r.x, r.y, r.width, r.height].allSatisfy({ $0.isFinite && abs($0) < 1e9 }) else {
+            throw CIContextError("the rectangle \(rect) is infinite or too large: crop the image first")
+        }
+        guard !r.isEmpty else { throw CIContextError("the rectangle \(rect) is empty") }
+        let area = PixelRect(covering: r)
+        guard area.area <= RenderContext.maximumPixels else { throw CIContextError("the rectangle \(rect) is too large") }
+        return area
+    }
+
     /// A value in 0…1 to an integer of `scale` levels (NaN to 0).
     @inline(__always) static func quantise<T: FixedWidthInteger>(_ v: Float, _ scale: Float, as: T.Type) -> T {
         let clamped = v > 0 ? (v < 1 ? v : 1) : 0
@@ -140,12 +153,11 @@ open class CIContext: NSObject, @unchecked Sendable {
             Diagnostics.report("createCGImage: only RGBA8 CGImages can be made here")
             return nil
         }
-        let rect = fromRect.engineRect
-        guard !rect.isInfinite, !rect.isEmpty else {
-            Diagnostics.report("createCGImage: the rectangle \(fromRect) is \(rect.isInfinite ? "infinite" : "empty")")
+        let area: PixelRect
+        do { area = try Self.pixelArea(fromRect) } catch {
+            Diagnostics.report("createCGImage: \(error)")
             return nil
         }
-        let area = PixelRect(covering: rect)
         let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)!
         var bytes = Data(count: area.area * 4)
         do {
@@ -171,7 +183,8 @@ open class CIContext: NSObject, @unchecked Sendable {
 
     private static func jpegFormat(_ options: [CIImageRepresentationOption: Any]) -> ImageCoding.Format {
         let key = CIImageRepresentationOption(rawValue: kCGImageDestinationLossyCompressionQuality)
-        return .jpeg(quality: FilterValues.number(options[key]) ?? 0.92)
+        let quality = FilterValues.number(options[key]) ?? 0.92
+        return .jpeg(quality: quality.isFinite ? quality : 0.92)
     }
 
     /// Writes the image's extent as a PNG (8-bit sRGB; 16-bit for RGBA16/RGBAh/RGBAf).

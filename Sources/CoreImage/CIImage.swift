@@ -53,7 +53,7 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
         var properties = decoded.properties
         if let given = options?[.properties] as? [String: Any] { properties = given }
         if (options?[.applyOrientationProperty] as? Bool) == true,
-           let value = FilterValues.number(properties[kCGImagePropertyOrientation]),
+           let value = FilterValues.number(properties[kCGImagePropertyOrientation]), value.isFinite,
            let orientation = CGImagePropertyOrientation(rawValue: UInt32(max(1, min(8, value)))) {
             image = CIImage(engine: image).oriented(orientation).engine
         }
@@ -76,7 +76,9 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
     /// An image of premultiplied pixels in memory, rows top to bottom. Formats: RGBA8, BGRA8, ARGB8, ABGR8
     /// (sRGB-encoded unless `colorSpace` is linear), RGBAf, RGBAh (linear unless `colorSpace` is sRGB-encoded).
     public convenience init(bitmapData data: Data, bytesPerRow: Int, size: CGSize, format: CIFormat, colorSpace: CGColorSpace?) {
-        let width = max(0, Int(size.width)), height = max(0, Int(size.height))
+        // Non-finite or absurd sizes give an empty image (converting them to Int would be undefined here).
+        func side(_ v: CGFloat) -> Int { v.isFinite && v > 0 && v < 1e6 ? Int(v) : 0 }
+        let width = side(size.width), height = side(size.height)
         if format == .RGBA8, colorSpace.map({ !$0.isLinear }) ?? true, width > 0, height > 0,
            data.count >= bytesPerRow * (height - 1) + width * 4 {
             // The common case takes the engine's 8-bit source path (decoded with tables while rendering).
