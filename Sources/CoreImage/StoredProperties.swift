@@ -34,10 +34,10 @@ enum StoredProperties {
     /// Writes `value` into the stored property `key` of `filter`; false when there is none of a supported type
     /// or the value cannot be converted to its type.
     static func set(_ value: Any?, forKey key: String, of filter: CIFilter) -> Bool {
+        // CIFilter's own fields (its value store, its name) are not inputs.
+        guard !ownFieldNames.contains(key) else { return false }
         var field: (offset: Int, type: Any.Type)?
-        // `.classType` (bit 0) is a static var in the standard library, which Swift 6 flags; its value is stable.
-        let options = _EachFieldOptions(rawValue: 1)
-        _forEachField(of: type(of: filter), options: options) { name, offset, type, _ in
+        _forEachField(of: type(of: filter), options: classType) { name, offset, type, _ in
             if String(cString: name) == key { field = (offset, type) }
             return field == nil
         }
@@ -48,6 +48,19 @@ enum StoredProperties {
         }
         return false
     }
+
+    /// `.classType` (bit 0): the standard library declares it as a static var, which Swift 6 flags; its value
+    /// is stable.
+    private static let classType = _EachFieldOptions(rawValue: 1)
+
+    private static let ownFieldNames: Set<String> = {
+        var names: Set<String> = []
+        _forEachField(of: CIFilter.self, options: classType) { name, _, _, _ in
+            names.insert(String(cString: name))
+            return true
+        }
+        return names
+    }()
 
     private struct Writer {
         let type: Any.Type

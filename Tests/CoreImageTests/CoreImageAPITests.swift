@@ -174,6 +174,8 @@ import CoreImage.CIFilterBuiltins
         #expect(filter.value(forKey: "inputUnknown") as? Int == 42)
         #expect(filter.inputKeys == ["inputImage", "inputAmount", "inputCount", "inputFlag"])
         #expect(filter.name == "Brighten")
+        filter.setValue("renamed", forKey: "assignedName")   // CIFilter's own storage is not reachable by key
+        #expect(filter.name == "Brighten")
         filter.setValue(nil, forKey: kCIInputImageKey)
         #expect(filter.inputImage == nil && filter.outputImage == nil)
     }

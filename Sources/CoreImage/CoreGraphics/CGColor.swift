@@ -28,4 +28,4 @@ public final class CGColor: @unchecked Sendable, Equatable, CustomStringConverti
 
 /// Core Foundation's null, which Core Image options take for "none" (`.workingColorSpace: kCFNull`).
 /// Swift on Linux has no CFNull: this is an NSNull, which the options check for.
-nonisolated(unsafe) public let kCFNull = NSNull()
+public let kCFNull = NSNull()
