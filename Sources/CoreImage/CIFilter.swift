@@ -21,15 +21,14 @@ public protocol CIFilterConstructor {
 ///   property of that name (of type CIImage, CIVector, CIColor, NSNumber, Float, Double, CGFloat, Int, Bool,
 ///   String, Data, CGPoint, CGRect, CGAffineTransform, optional or not), writing it directly: its `didSet`
 ///   observers do not run, and computed properties cannot be reached. Other keys are kept in the filter.
-/// - `CIFilter(name:)` returns a `CIFilter`, not an instance of a class that conforms to the typed protocol:
-///   `CIFilter(name: "CISepiaTone") as? CISepiaTone` is nil; use `CIFilter.sepiaTone()` for typed access.
-open class CIFilter: NSObject, NSCopying, NSCoding {
+/// - `CIFilter(name:)` is declared in a protocol extension (`_CIFilterConstructibleByName`), the one place Swift
+///   lets an initialiser return another object: it returns the typed built-in (so
+///   `CIFilter(name: "CISepiaTone") as? CISepiaTone` works) or the registered constructor's filter.
+open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName {
     /// The catalogue entry of a built-in filter; nil for subclasses.
     let descriptor: FilterDescriptor?
     /// Input values as Core Image hands them out (NSNumber, CIVector, CIColor, CIImage, Data, String ...).
     var values: [String: Any] = [:]
-    /// The filter made by a registered constructor, behind a `CIFilter(name:)` instance.
-    private var registered: CIFilter?
     private var assignedName: String?
 
     // MARK: Making filters
@@ -47,28 +46,18 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
         setDefaults()
     }
 
-    /// The filter of that name (built-in or registered) with its inputs at their defaults (Core Image on iOS
-    /// does the same; on macOS they start unset), or nil for an unknown name.
-    public convenience init?(name: String) {
-        if Catalog.builtIn.filter(named: name) != nil {
-            self.init(builtinName: name)
-        } else if let made = CIFilter.registry.make(name) {
-            self.init()
-            registered = made
-            assignedName = name
-        } else {
-            return nil
-        }
+    /// The filter of that name: the typed built-in (inputs at their defaults, as Core Image on iOS does; on
+    /// macOS they start unset) or the filter a registered constructor makes; nil for an unknown name.
+    static func makeFilter(named name: String) -> CIFilter? {
+        if let make = builtinFactories[name] { return make() }
+        if Catalog.builtIn.filter(named: name) != nil { return CIFilter(builtinName: name) }
+        guard let made = registry.make(name) else { return nil }
+        made.assignedName = name
+        return made
     }
 
-    public convenience init?(name: String, parameters params: [String: Any]?) {
-        self.init(name: name)
-        for (key, value) in params ?? [:] { setValue(value, forKey: key) }
-    }
-
-    public convenience init?(name: String, withInputParameters params: [String: Any]?) {
-        self.init(name: name, parameters: params)
-    }
+    static let builtinFactories: [String: @Sendable () -> CIFilter] =
+        Dictionary(builtinFilterFactories.map { ($0.name, $0.make) }) { first, _ in first }
 
     public required init?(coder: NSCoder) {
         let name = coder.decodeObject(forKey: "CIFilterName") as? String
@@ -81,17 +70,10 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
         coder.encode(name, forKey: "CIFilterName")
     }
 
+    /// A copy of a built-in filter with the same values. A subclass instance is returned as it is: a new instance
+    /// of an arbitrary subclass cannot be made here (Core Image copies it through the Objective-C runtime).
     open func copy(with zone: NSZone? = nil) -> Any {
-        let copy: CIFilter
-        if let descriptor {
-            copy = CIFilter(builtinName: descriptor.name)
-        } else if let registered {
-            copy = CIFilter()
-            copy.registered = registered.copy() as? CIFilter
-        } else {
-            // A subclass: a new instance of it is not constructible here (no required init()); share it.
-            return self
-        }
+        guard let descriptor, let copy = CIFilter.makeFilter(named: descriptor.name) else { return self }
         copy.values = values
         copy.assignedName = assignedName
         return copy
@@ -106,26 +88,16 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
     }
 
     open var inputKeys: [String] {
-        if let registered { return registered.inputKeys }
         if let descriptor { return descriptor.inputKeys }
         return StoredProperties.names(of: self).filter { $0.hasPrefix("input") }
     }
 
-    open var outputKeys: [String] {
-        if let registered { return registered.outputKeys }
-        return [kCIOutputImageKey]
-    }
+    open var outputKeys: [String] { [kCIOutputImageKey] }
 
     /// The filter's attributes, as Core Image's dictionary: kCIAttributeFilterName, kCIAttributeFilterDisplayName,
     /// kCIAttributeFilterCategories ..., and one dictionary per input (kCIAttributeClass, kCIAttributeType,
     /// kCIAttributeDefault, kCIAttributeMin/Max, kCIAttributeSliderMin/Max, kCIAttributeIdentity ...).
     open var attributes: [String: Any] {
-        if let registered {
-            var attributes = registered.attributes
-            attributes.merge(CIFilter.registry.classAttributes(name)) { _, new in new }
-            attributes[kCIAttributeFilterName] = name
-            return attributes
-        }
         guard let descriptor else {
             var attributes: [String: Any] = [kCIAttributeFilterName: name, kCIAttributeFilterDisplayName: name,
                                              kCIAttributeFilterCategories: [String]()]
@@ -172,7 +144,6 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
 
     /// Every input back to its default (inputs without one, such as images, are left as they are).
     open func setDefaults() {
-        if let registered { registered.setDefaults(); return }
         guard let descriptor else { return }
         for input in descriptor.inputs {
             if let value = input.defaultValue.flatMap({ FilterValues.appleValue($0, for: input) }) {
@@ -188,7 +159,6 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
     /// taken where Core Image takes them. Values outside an input's slider or legal range are kept, as in Core
     /// Image. A key the filter does not have is reported on standard error (Core Image raises an exception).
     open func setValue(_ value: Any?, forKey key: String) {
-        if let registered { registered.setValue(value, forKey: key); return }
         if let descriptor {
             guard let input = descriptor.input(key) else {
                 Diagnostics.report("\(descriptor.name) has no input \(key); its inputs are \(descriptor.inputKeys.joined(separator: ", "))")
@@ -206,7 +176,6 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
     /// An input's value, or `outputImage` for kCIOutputImageKey.
     open func value(forKey key: String) -> Any? {
         if key == kCIOutputImageKey { return outputImage }
-        if let registered { return registered.value(forKey: key) }
         if descriptor == nil, let stored = StoredProperties.value(forKey: key, of: self) { return stored }
         return values[key]
     }
@@ -220,7 +189,6 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
     /// The filtered image: a recipe, computed only when a CIContext renders it. Nil when an input is missing
     /// or cannot be used (the reason is printed once on standard error). Subclasses override it.
     open var outputImage: CIImage? {
-        if let registered { return registered.outputImage }
         guard let descriptor else { return nil }
         do {
             return CIImage(engine: try makeBuiltinOutput(descriptor))
@@ -391,5 +359,27 @@ open class CIFilter: NSObject, NSCopying, NSCoding {
             lock.lock(); defer { lock.unlock() }
             return Array(entries.keys)
         }
+    }
+}
+
+/// Gives CIFilter its `init?(name:)` family. Swift lets only an initialiser declared in a protocol extension
+/// return another object than a new instance of the class it is called on; these return the typed built-in
+/// or the registered filter of that name (nil when the name is unknown or the filter is not of the class the
+/// initialiser was called on).
+public protocol _CIFilterConstructibleByName {}
+
+extension _CIFilterConstructibleByName where Self: CIFilter {
+    public init?(name: String) {
+        guard let filter = CIFilter.makeFilter(named: name) as? Self else { return nil }
+        self = filter
+    }
+
+    public init?(name: String, parameters params: [String: Any]?) {
+        self.init(name: name)
+        for (key, value) in params ?? [:] { setValue(value, forKey: key) }
+    }
+
+    public init?(name: String, withInputParameters params: [String: Any]?) {
+        self.init(name: name, parameters: params)
     }
 }

@@ -75,6 +75,10 @@ import CoreImage.CIFilterBuiltins
         #expect((intensity[kCIAttributeSliderMax] as? NSNumber)?.doubleValue == 1)
         #expect((filter.value(forKey: kCIInputIntensityKey) as? NSNumber)?.doubleValue == 1)
         #expect(CIFilter(name: "CINoSuchFilter") == nil)
+        // As on Apple's systems, the filter made by name is the typed built-in.
+        let typed = try #require(CIFilter(name: "CIVignette") as? CIFilter & CIVignette)
+        typed.radius = 2
+        #expect((typed.value(forKey: kCIInputRadiusKey) as? Float) == 2)
         #expect(CIFilter.localizedName(forFilterName: "CISepiaTone") == "Sepia Tone")
         #expect(CIFilter.filterNames(inCategory: kCICategoryBlur).contains("CIGaussianBlur"))
         #expect(CIFilter.filterNames(inCategories: [kCICategoryBlur, kCICategoryVideo]).allSatisfy {
@@ -188,6 +192,7 @@ import CoreImage.CIFilterBuiltins
         #expect(CIFilter.localizedName(forFilterName: "BrightenFilter") == "Brighten")
         let filter = try #require(CIFilter(name: "BrightenFilter", parameters: ["inputAmount": 0.5]))
         #expect(filter.name == "BrightenFilter")
+        #expect((filter as? Brighten)?.inputAmount == 0.5)
         let image = CIImage(color: CIColor(red: 0.2, green: 0.2, blue: 0.2)).cropped(to: CGRect(x: 0, y: 0, width: 2, height: 2))
         filter.setValue(image, forKey: kCIInputImageKey)
         let expected = image.applyingFilter("CIColorControls", parameters: [kCIInputBrightnessKey: 0.5])
