@@ -52,6 +52,8 @@ let propertyNameExceptions = [
     "CICMYKHalftone.inputGCR": "grayComponentReplacement",
     "CICMYKHalftone.inputUCR": "underColorRemoval",
     "CIKMeans.inputMeans": "inputMeans",
+    "CIBicubicScaleTransform.inputB": "parameterB",
+    "CIBicubicScaleTransform.inputC": "parameterC",
 ]
 /// Number inputs that Apple types as an integer rather than Float.
 let integerInputs: Set<String> = [
