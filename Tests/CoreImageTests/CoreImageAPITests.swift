@@ -304,6 +304,28 @@ import CoreImage.CIFilterBuiltins
         #expect(CIImage(data: Data([1, 2, 3])) == nil)
     }
 
+    @Test func oneContextServesConcurrentRequests() async throws {
+        // A server's pattern: one shared context, a filter per request, renders from several tasks at once.
+        let context = CIContext()
+        let input = CIImage(contentsOf: Samples.chelsea)!
+        func render(_ intensity: Float) -> Data? {
+            let sepia = CIFilter.sepiaTone()
+            sepia.inputImage = input
+            sepia.intensity = intensity
+            guard let cgImage = context.createCGImage(sepia.outputImage!, from: input.extent) else { return nil }
+            return cgImage.dataProvider?.data
+        }
+        let serial = [render(0.2), render(0.9)]
+        let concurrent = await withTaskGroup(of: (Int, Data?).self) { group in
+            for i in 0..<8 { group.addTask { (i, render(i % 2 == 0 ? 0.2 : 0.9)) } }
+            var results: [(Int, Data?)] = []
+            for await result in group { results.append(result) }
+            return results
+        }
+        #expect(concurrent.count == 8)
+        for (i, data) in concurrent { #expect(data != nil && data == serial[i % 2]) }
+    }
+
     @Test func cgImageRoundTrip() throws {
         let image = Self.grid()
         let cgImage = try #require(CIContext().createCGImage(image, from: image.extent))
