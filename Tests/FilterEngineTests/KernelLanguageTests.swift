@@ -618,9 +618,9 @@ struct KernelLanguageTests {
         let builtIn = try TestImages.filter("CISepiaTone", ["inputImage": .image(frame), "inputIntensity": .number(1)])
         let source = """
         kernel vec4 sepia(__sample s) {
-            vec4 c = unpremultiply(s);
-            vec3 r = vec3(dot(c.rgb, vec3(0.393, 0.769, 0.189)), dot(c.rgb, vec3(0.349, 0.686, 0.168)), dot(c.rgb, vec3(0.272, 0.534, 0.131)));
-            return premultiply(vec4(r, c.a));
+            // The built-in applies the matrix to premultiplied colour (it commutes with premultiplication).
+            mat3 m = mat3(0.393, 0.349, 0.272, 0.769, 0.686, 0.534, 0.189, 0.168, 0.131);
+            return vec4(m * s.rgb, s.a);
         }
         """
         let mine = try kernelImage(source, extent: frame.extent, [.image(frame)])

@@ -192,6 +192,21 @@ struct Lowering {
     }
 
     private mutating func dot(_ a: [Operand], _ b: [Operand]) -> Operand {
+        // Rows times constants (a matrix or vector known before rendering) become one linear combination.
+        var rows: [Int] = [], weights: [Float] = [], bias: Float = 0, mixed = false
+        for i in a.indices {
+            switch (a[i], b[i]) {
+            case let (.constant(x), .constant(y)): bias += x * y
+            case let (.register(r), .constant(k)), let (.constant(k), .register(r)):
+                if k != 0 { rows.append(r); weights.append(k) }
+            default: mixed = true
+            }
+        }
+        if !mixed && rows.count >= 2 && rows.count <= 4 {
+            let d = fresh()
+            emit(.linear(d, LinearTerms(rows: rows, weights: weights, bias: bias)))
+            return .register(d)
+        }
         var sum = binary(.mul, a[0], b[0])
         for i in 1..<a.count { sum = multiplyAdd(a[i], b[i], sum) }
         return sum

@@ -34,13 +34,16 @@ enum Instruction {
     /// The pixel centres' x (x0 + i + 0.5) and y (y + 0.5).
     case destinationX(Int)
     case destinationY(Int)
+    /// d = Σ rows[k] × weights[k] + bias, for up to four rows: a matrix row or a dot product with constants in
+    /// one loop instead of a multiply and adds that each read and write a row.
+    case linear(Int, LinearTerms)
     /// Bilinear sample of sampler `sampler` at (x, y), into four registers.
     case sample(sampler: Int, x: Operand, y: Operand, Int, Int, Int, Int)
 
     var destinations: [Int] {
         switch self {
         case .unary(_, let d, _), .binary(_, let d, _, _), .select(let d, _, _, _), .multiplyAdd(let d, _, _, _),
-             .destinationX(let d), .destinationY(let d): [d]
+             .destinationX(let d), .destinationY(let d), .linear(let d, _): [d]
         case .sample(_, _, _, let r, let g, let b, let a): [r, g, b, a]
         }
     }
@@ -52,6 +55,7 @@ enum Instruction {
         case .select(_, let c, let a, let b): [c, a, b]
         case .multiplyAdd(_, let a, let b, let c): [a, b, c]
         case .destinationX, .destinationY: []
+        case .linear(_, let t): t.rows.map { .register($0) }
         case .sample(_, let x, let y, _, _, _, _): [x, y]
         }
     }
@@ -66,10 +70,19 @@ enum Instruction {
         case .multiplyAdd(let d, let a, let b, let c): return .multiplyAdd(f(d), o(a), o(b), o(c))
         case .destinationX(let d): return .destinationX(f(d))
         case .destinationY(let d): return .destinationY(f(d))
+        case .linear(let d, var t):
+            t.rows = t.rows.map(f)
+            return .linear(f(d), t)
         case .sample(let s, let x, let y, let r, let g, let b, let a):
             return .sample(sampler: s, x: o(x), y: o(y), f(r), f(g), f(b), f(a))
         }
     }
+}
+
+struct LinearTerms {
+    var rows: [Int]
+    var weights: [Float]
+    var bias: Float
 }
 
 /// One thread's registers and scratch memory.
@@ -140,6 +153,8 @@ final class SpanProgram: @unchecked Sendable {
                 SpanOps.select(n, table[d], arg(c), arg(a), arg(b))
             case .multiplyAdd(let d, let a, let b, let c):
                 SpanOps.multiplyAdd(n, table[d], arg(a), arg(b), arg(c))
+            case .linear(let d, let t):
+                SpanOps.linear(n, table[d], table, t)
             case .destinationX(let d):
                 let out = table[d], base = Float(x0) + 0.5
                 for i in 0..<n { out[i] = base + Float(i) }
@@ -287,6 +302,30 @@ enum SpanOps {
         default:
             binary(.mul, n, d, a, b)
             binary(.add, n, d, .row(UnsafePointer(d)), c)
+        }
+    }
+
+    static func linear(_ n: Int, _ d: UnsafeMutablePointer<Float>,
+                       _ table: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ t: LinearTerms) {
+        let bias = t.bias
+        switch t.rows.count {
+        case 2:
+            let (x, y, a, b) = (table[t.rows[0]], table[t.rows[1]], t.weights[0], t.weights[1])
+            for i in 0..<n { d[i] = x[i] * a + y[i] * b + bias }
+        case 3:
+            let (x, y, z) = (table[t.rows[0]], table[t.rows[1]], table[t.rows[2]])
+            let (a, b, c) = (t.weights[0], t.weights[1], t.weights[2])
+            for i in 0..<n { d[i] = x[i] * a + y[i] * b + z[i] * c + bias }
+        case 4:
+            let (x, y, z, u) = (table[t.rows[0]], table[t.rows[1]], table[t.rows[2]], table[t.rows[3]])
+            let (a, b, c, e) = (t.weights[0], t.weights[1], t.weights[2], t.weights[3])
+            for i in 0..<n { d[i] = x[i] * a + y[i] * b + z[i] * c + u[i] * e + bias }
+        default:
+            d.update(repeating: bias, count: n)
+            for (r, a) in zip(t.rows, t.weights) {
+                let x = table[r]
+                for i in 0..<n { d[i] += x[i] * a }
+            }
         }
     }
 
