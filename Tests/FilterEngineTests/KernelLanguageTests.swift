@@ -313,6 +313,42 @@ struct KernelLanguageBuiltinTests {
         }
     }
 
+    @Test func literalsIndexingAndLoops() throws {
+        try check("vec4(1., .5, 5e-1, 2.0f) + vec4(0x10) * 0.0 + vec4(1e1 - 10.0)") { _, _ in v(1, 0.5, 0.5, 2) }
+        // A pixel-dependent index reads through selects; a constant one directly.
+        try check("vec4(vec4(1.0, 2.0, 3.0, 4.0)[int(clamp(x + 2.0, 0.0, 3.0))], mat2(1.0, 2.0, 3.0, 4.0)[1].y, 0.0, 0.0)") { x, _ in
+            v(Float(Int(min(max(x + 2, 0), 3))) + 1, 4, 0, 0)
+        }
+    }
+
+    @Test func earlyReturnsUnderPixelConditions() throws {
+        let source = """
+        kernel vec4 early(__sample s) {
+            if (s.r > 0.5) return vec4(1.0);
+            vec4 c = s * 2.0;
+            if (c.g > 0.5) { return vec4(0.0, 0.0, 0.0, 0.5); }
+            else { c.b = -c.b; }
+            int k = 0;
+            while (k < 4) { k += 1; if (c.r > 0.2 && k == 2) { return vec4(float(k)); } }
+            return c;
+        }
+        """
+        let image = TestImages.pattern()
+        let out = try TestImages.render(try kernelImage(source, extent: image.extent, [.image(image)]))
+        let input = try TestImages.render(image)
+        for y in stride(from: 0, to: 48, by: 3) {
+            for x in stride(from: 0, to: 64, by: 3) {
+                let s = input.pixel(x: x, y: y)
+                let expected: Pixel
+                if s.x > 0.5 { expected = Pixel(1, 1, 1, 1) }
+                else if s.y * 2 > 0.5 { expected = Pixel(0, 0, 0, 0.5) }
+                else if s.x * 2 > 0.2 { expected = Pixel(2, 2, 2, 2) }
+                else { expected = Pixel(s.x * 2, s.y * 2, -s.z * 2, s.w * 2) }
+                #expect(close(out.pixel(x: x, y: y), expected, tolerance: 1e-6), "\(x),\(y)")
+            }
+        }
+    }
+
     @Test func colorFunctions() throws {
         try check("premultiply(vec4(x, y, 0.5, 0.25))") { x, y in v(x * 0.25, y * 0.25, 0.125, 0.25) }
         try check("unpremultiply(vec4(x, y, 0.5, 0.25))") { x, y in v(x * 4, y * 4, 2, 0.25) }

@@ -133,8 +133,7 @@ public final class CompiledKernel: @unchecked Sendable {
             }
             bindings.append(.value(values.map { Float($0) }))
         }
-        let spanProgram = try Lowering.lower(program, kernel: index, bindings: bindings,
-                                             imageCount: kind == .color ? images.count : 0)
+        let spanProgram = try lowered(bindings, imageCount: kind == .color ? images.count : 0)
         switch kind {
         case .color:
             return colorImage(spanProgram, extent: extent, inputs: images)
@@ -143,6 +142,29 @@ public final class CompiledKernel: @unchecked Sendable {
         case .general:
             return generalImage(spanProgram, extent: extent, inputs: images, roi: roi)
         }
+    }
+
+    private let cacheLock = NSLock()
+    private var cache: [[UInt64]: SpanProgram] = [:]
+
+    /// The span program for these argument values: lowered once per distinct set of values (a filter applied to
+    /// every frame of a stream with the same settings lowers once), in a small cache.
+    private func lowered(_ bindings: [KernelBinding], imageCount: Int) throws -> SpanProgram {
+        var key: [UInt64] = [UInt64(imageCount)]
+        for b in bindings {
+            switch b {
+            case .value(let v): key.append(UInt64(v.count)); key += v.map { UInt64($0.bitPattern) }
+            case .image(let k): key += [100, UInt64(k)]
+            case .sampler(let k, let e): key += [200, UInt64(k), e.x.bitPattern, e.y.bitPattern, e.width.bitPattern, e.height.bitPattern]
+            }
+        }
+        if let hit = cacheLock.withLock({ cache[key] }) { return hit }
+        let made = try Lowering.lower(program, kernel: index, bindings: bindings, imageCount: imageCount)
+        cacheLock.withLock {
+            if cache.count >= 32 { cache.removeAll() }
+            cache[key] = made
+        }
+        return made
     }
 
     private func describe(_ a: KernelArgument) -> String {

@@ -21,8 +21,8 @@ enum KernelBinding {
 struct Lowering {
     private struct Frame {
         var slots: [[Operand]]
-        /// The mask under which each slot was declared: assignments under the same mask need no select.
-        var slotMasks: [Operand]
+        /// The mask token under which each slot was declared: assignments under the same token need no select.
+        var slotTokens: [Int]
         var result: [Operand]?
         let entryMask: Operand
     }
@@ -43,6 +43,11 @@ struct Lowering {
     private var externals: [Int] = []
     private var destination: (Operand, Operand)?
     private var mask: Operand = .constant(1)
+    /// Names the set of live lanes that `mask` runs. Lanes that returned are dead: their variables are never
+    /// read again, so a `return` keeps the token; a branch, a `break` or a loop condition that leaves live lanes
+    /// waiting takes a new one. An assignment needs a select only when the token differs from its variable's.
+    private var token = 0
+    private var tokenCount = 0
     private var frames: [Frame] = []
     private var globals: [[Operand]] = []
     private var loops: [LoopState] = []
@@ -70,13 +75,13 @@ struct Lowering {
             }
             imageRegisters.append(channels)
         }
-        frames = [Frame(slots: [], slotMasks: [], result: nil, entryMask: mask)]
+        frames = [Frame(slots: [], slotTokens: [], result: nil, entryMask: mask)]
         globals = [[Operand]](repeating: [], count: program.globalCount)
         for g in program.globals {
             globals[g.slot] = try g.value.map { try expression($0) } ?? zeros(g.type.components)
         }
         var frame = Frame(slots: .init(repeating: [], count: f.slotCount),
-                          slotMasks: .init(repeating: mask, count: f.slotCount), result: nil, entryMask: mask)
+                          slotTokens: .init(repeating: token, count: f.slotCount), result: nil, entryMask: mask)
         for (i, binding) in bindings.enumerated() {
             switch binding {
             case .value(let v): frame.slots[i] = v.map { .constant($0) }
@@ -223,14 +228,32 @@ struct Lowering {
 
     // MARK: Statements
 
-    private static func jumps(_ s: TStmt?) -> Bool {
+    private mutating func newToken() -> Int {
+        tokenCount += 1
+        return tokenCount
+    }
+
+    /// Whether `s` may return, or (with `loops`) break or continue the loop around it.
+    private static func jumps(_ s: TStmt?, loops: Bool = true) -> Bool {
         guard let s else { return false }
         switch s {
-        case .block(let list): return list.contains { jumps($0) }
+        case .block(let list): return list.contains { jumps($0, loops: loops) }
         case .declare, .expression: return false
-        case .ifElse(_, let a, let b): return jumps(a) || jumps(b)
-        case .loop(_, _, _, let body, _, _): return jumps(body)
-        case .returnValue, .breakLoop, .continueLoop: return true
+        case .ifElse(_, let a, let b): return jumps(a, loops: loops) || jumps(b, loops: loops)
+        case .loop(_, _, _, let body, _, _): return jumps(body, loops: false)
+        case .returnValue: return true
+        case .breakLoop, .continueLoop: return loops
+        }
+    }
+
+    /// Whether `s` may break or continue the loop it is in (not a loop nested inside it).
+    private static func leavesLoop(_ s: TStmt?) -> Bool {
+        guard let s else { return false }
+        switch s {
+        case .block(let list): return list.contains { leavesLoop($0) }
+        case .declare, .expression, .returnValue, .loop: return false
+        case .ifElse(_, let a, let b): return leavesLoop(a) || leavesLoop(b)
+        case .breakLoop, .continueLoop: return true
         }
     }
 
@@ -247,7 +270,7 @@ struct Lowering {
         case .declare(let slot, let value, let type):
             let v = try value.map { try expression($0) } ?? zeros(type.components)
             frames[top].slots[slot] = v
-            frames[top].slotMasks[slot] = mask
+            frames[top].slotTokens[slot] = token
         case .expression(let e):
             _ = try expression(e)
         case .ifElse(let c, let a, let b):
@@ -256,19 +279,27 @@ struct Lowering {
                 if k != 0 { try statement(a) } else if let b { try statement(b) }
                 return
             }
-            let saved = mask
+            let saved = mask, savedToken = token
             mask = binary(.and, saved, condition)
+            token = newToken()
             try statement(a)
             let afterThen = mask
             mask = binary(.and, saved, unary(.not, condition))
+            token = newToken()
             if let b { try statement(b) }
             let afterElse = mask
-            mask = Self.jumps(a) || Self.jumps(b) ? binary(.or, afterThen, afterElse) : saved
+            let (returns, leaves) = (Self.jumps(a, loops: false) || Self.jumps(b, loops: false),
+                                     Self.leavesLoop(a) || Self.leavesLoop(b))
+            mask = returns || leaves ? binary(.or, afterThen, afterElse) : saved
+            // Lanes that returned are dead; lanes that left the loop body wait for the next iteration or the loop's end.
+            token = leaves ? newToken() : savedToken
         case .loop(let initial, let condition, let step, let body, let testFirst, let position):
             if let initial { try statement(initial) }
-            let entryMask = mask
+            let entryMask = mask, entryToken = token
             var exited: Operand = .constant(0), broken: Operand = .constant(0)
             var first = true
+            // Whether some live lanes have left the loop (by `break` or the condition) and wait for its end.
+            var narrowed = false
             while mask != .constant(0) {
                 if let condition, testFirst || !first {
                     let c = try expression(condition)[0]
@@ -277,6 +308,7 @@ struct Lowering {
                     } else {
                         exited = binary(.or, exited, binary(.and, mask, unary(.not, c)))
                         mask = binary(.and, mask, c)
+                        narrowed = true
                         if mask == .constant(0) { break }
                     }
                 }
@@ -285,19 +317,23 @@ struct Lowering {
                 if iterations > Self.maximumIterations {
                     throw error(position, "this loop runs more than \(Self.maximumIterations) times, or its end depends on pixel values; Core Image needs loop bounds known before rendering (constants or kernel arguments)")
                 }
+                token = narrowed ? newToken() : entryToken
                 loops.append(LoopState())
                 try statement(body)
                 let state = loops.removeLast()
                 mask = binary(.or, mask, state.continued)
                 broken = binary(.or, broken, state.broken)
+                if state.broken != .constant(0) { narrowed = true }
+                token = narrowed ? newToken() : entryToken
                 // The step runs under the loop's entry mask, so that a counter stays a constant when some lanes
                 // left the loop early (their copy of the counter is not read again inside the loop).
-                let running = mask
-                mask = entryMask
+                let (running, runningToken) = (mask, token)
+                (mask, token) = (entryMask, entryToken)
                 for e in step { _ = try expression(e) }
-                mask = running
+                (mask, token) = (running, runningToken)
             }
             mask = binary(.or, binary(.or, mask, exited), broken)
+            token = entryToken
         case .returnValue(let value, _):
             let v = try value.map { try expression($0) } ?? []
             if frames[top].result == nil || mask == frames[top].entryMask {
@@ -430,7 +466,7 @@ struct Lowering {
 
     private mutating func store(_ target: LValue, _ value: [Operand], _ p: SourcePosition) throws {
         let (slot, positions) = try resolve(target, p)
-        let masked = mask != .constant(1) && frames[top].slotMasks[slot] != mask
+        let masked = mask != .constant(1) && frames[top].slotTokens[slot] != token
         for (k, position) in positions.enumerated() {
             let v = value.count == 1 ? value[0] : value[k]
             let old = frames[top].slots[slot][position]
@@ -513,13 +549,13 @@ struct Lowering {
         guard frames.count < 64 else { throw error(p, "functions nested too deeply") }
         let f = program.functions[index]
         var frame = Frame(slots: .init(repeating: [], count: f.slotCount),
-                          slotMasks: .init(repeating: mask, count: f.slotCount), result: nil, entryMask: mask)
+                          slotTokens: .init(repeating: token, count: f.slotCount), result: nil, entryMask: mask)
         for (i, a) in args.enumerated() { frame.slots[i] = a }
-        let saved = mask
+        let (saved, savedToken) = (mask, token)
         frames.append(frame)
         try statement(f.body)
         let result = frames.removeLast().result ?? zeros(f.returnType.components)
-        mask = saved
+        (mask, token) = (saved, savedToken)
         return result
     }
 

@@ -228,8 +228,10 @@ struct Parser {
                                          "__sample", "__color", "sampler2D"]
     private static let ignoredQualifiers: Set<String> = ["uniform", "varying", "in", "highp", "mediump", "lowp",
                                                          "precision", "static", "inline"]
-    /// Nesting beyond this is refused, so that hostile input cannot exhaust the stack.
-    private static let maximumDepth = 200
+    /// Nesting beyond this (parentheses, blocks, unary operators, operands chained by binary operators) is
+    /// refused, so that hostile input cannot exhaust the stack of the parser, the checker or the lowering, which
+    /// all recurse over the tree. Real kernels nest far less.
+    private static let maximumDepth = 100
 
     private let tokens: [Token]
     private var index = 0
@@ -566,6 +568,8 @@ struct Parser {
     private mutating func parseBinary(_ level: Int) throws -> Expr {
         if level == Self.levels.count { return try parseUnary() }
         var left = try parseBinary(level + 1)
+        var chained = 0
+        defer { depth -= chained }
         while true {
             guard case .symbol(let s) = current.kind else { return left }
             if Self.unsupportedBinary.contains(s) {
@@ -574,6 +578,9 @@ struct Parser {
             guard Self.levels[level].contains(s) else { return left }
             let p = position
             index += 1
+            // A chain `a + b + c …` builds a left-deep tree: each link counts as a level of nesting.
+            try enter()
+            chained += 1
             let right = try parseBinary(level + 1)
             left = Expr(kind: .binary(s, left, right), position: p)
         }
@@ -595,8 +602,14 @@ struct Parser {
 
     private mutating func parsePostfix() throws -> Expr {
         var e = try parsePrimary()
+        var chained = 0
+        defer { depth -= chained }
         while true {
             let p = position
+            if isSymbol(".") || isSymbol("[") || isSymbol("++") || isSymbol("--") {
+                try enter()
+                chained += 1
+            }
             if isSymbol(".") {
                 index += 1
                 let (field, _) = try expectIdentifier("a component name after '.'")
