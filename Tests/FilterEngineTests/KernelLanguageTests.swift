@@ -93,6 +93,8 @@ struct KernelLanguageErrorTests {
         """
         let e = try #require(compileError(metal))
         #expect(e.kind == .unsupported && e.message.contains("Metal kernels cannot run here"))
+        let header = "#include <CoreImage/CoreImage.h>\nextern \"C\" { namespace coreimage { float4 f(sample_t s) { return s.grba; } } }"
+        #expect(compileError(header)?.message.contains("Metal kernels cannot run here") == true)
         let stitchable = "[[ stitchable ]] half4 f(coreimage::sample_h s) { return s; }"
         #expect(compileError(stitchable)?.message.contains("Metal kernels cannot run here") == true)
     }

@@ -2,6 +2,32 @@ import Foundation
 
 // The public face of the kernel language: compile a source once, then apply its kernels to images.
 //
+// Pipeline: `Lexer` → `Parser` (syntax tree) → `TypeChecker` (names, overloads, built-ins; all errors with line
+// and column) once per source; then, per distinct set of argument values, `Lowering` folds the arguments in,
+// unrolls loops and turns branches into masks, giving a `SpanProgram`: straight-line instructions, each one
+// vectorised loop over a span of up to 1024 pixels held in planar float registers.
+//
+// The language covered: several `kernel` routines and helper functions (overloads, prototypes, inlined; no
+// recursion) per source, top-level constants; types float, int, bool, vec2–4, bvec2–4, mat2–4, sampler
+// (`__table sampler`), `__sample`, `__color`; swizzles (xyzw, rgba, stpq) read and written, indexing of vectors
+// and matrix columns; + − × ÷ with GLSL's shapes (scalar broadcast, matrix × vector, vector × matrix, matrix ×
+// matrix), comparisons, == !=, && || ^^ !, ?:, = += −= *= /=, ++ −−; if/else, for, while, do-while, break,
+// continue, return anywhere; the GLSL built-ins radians degrees sin cos tan asin acos atan (1 and 2 arguments)
+// pow exp exp2 log log2 sqrt inversesqrt abs sign floor ceil fract trunc round mod min max clamp mix step
+// smoothstep length distance dot cross normalize faceforward reflect refract lessThan lessThanEqual greaterThan
+// greaterThanEqual equal notEqual any all not matrixCompMult, and Core Image's compare sin_ cos_ tan_ sincos
+// sincos_ cossin cossin_ premultiply unpremultiply destCoord sample samplerCoord samplerTransform samplerExtent
+// samplerOrigin samplerSize.
+//
+// Not supported, with a clear error: Metal kernels; loops whose number of iterations depends on pixel values
+// (Core Image also requires bounds known when the kernel is compiled: here constants and arguments count);
+// structs, arrays, `out`/`inout` parameters, `discard`, `switch`, the preprocessor, the bit operators, % and the
+// comma operator; assignment through a pixel-dependent index. Differences: && || and ?: evaluate both sides
+// (only a side effect inside them would notice); a `for` loop's step also runs for lanes that left the loop by
+// `break` (visible only in a counter declared outside the loop and read after it); sin and cos use the
+// engine's polynomial (1e-7 for moderate arguments); sampler space is working space (`samplerTransform` is the
+// identity, `samplerCoord` equals `destCoord`), sampling is bilinear.
+//
 // Premultiplication (Apple's Core Image Kernel Language Reference and the Core Image Programming Guide): kernels
 // work in the context's working space, linear and premultiplied. A colour kernel's `__sample` arguments are
 // premultiplied pixels and its result is taken as premultiplied; nothing is converted implicitly: a kernel that
@@ -183,15 +209,19 @@ public final class CompiledKernel: @unchecked Sendable {
             let ws = program.checkout()
             defer { program.checkin(ws) }
             let base = program.registerCount
-            for k in 0..<imageCount {
-                let row = span.input(k)
-                ws.table[base + 4 * k] = row.r
-                ws.table[base + 4 * k + 1] = row.g
-                ws.table[base + 4 * k + 2] = row.b
-                ws.table[base + 4 * k + 3] = row.a
+            // Registers hold `spanWidth` pixels; the renderer's spans are never longer, but stay safe if they were.
+            for start in stride(from: 0, to: span.count, by: RowEvaluator.spanWidth) {
+                let n = min(RowEvaluator.spanWidth, span.count - start)
+                for k in 0..<imageCount {
+                    let row = span.input(k)
+                    ws.table[base + 4 * k] = row.r + start
+                    ws.table[base + 4 * k + 1] = row.g + start
+                    ws.table[base + 4 * k + 2] = row.b + start
+                    ws.table[base + 4 * k + 3] = row.a + start
+                }
+                program.run(ws, count: n, x0: span.x0 + start, y: span.y, samplers: [])
+                program.writeResults(ws, count: n, into: span.out.advanced(by: start))
             }
-            program.run(ws, count: span.count, x0: span.x0, y: span.y, samplers: [])
-            program.writeResults(ws, count: span.count, into: span.out)
         }.apply(extent: extent, inputs: inputs)
     }
 
@@ -201,12 +231,15 @@ public final class CompiledKernel: @unchecked Sendable {
         let kernel = WarpKernel(name: name) { coordinates, x0, y, count in
             let ws = program.checkout()
             defer { program.checkin(ws) }
-            program.run(ws, count: count, x0: x0, y: y, samplers: [])
-            let xy = UnsafeMutableRawPointer(coordinates).assumingMemoryBound(to: Float.self)
-            for c in 0..<2 {
-                switch program.result(ws, c) {
-                case .row(let p): for i in 0..<count { xy[2 * i + c] = p[i] }
-                case .value(let v): for i in 0..<count { xy[2 * i + c] = v }
+            for start in stride(from: 0, to: count, by: RowEvaluator.spanWidth) {
+                let n = min(RowEvaluator.spanWidth, count - start)
+                program.run(ws, count: n, x0: x0 + start, y: y, samplers: [])
+                let xy = UnsafeMutableRawPointer(coordinates + start).assumingMemoryBound(to: Float.self)
+                for c in 0..<2 {
+                    switch program.result(ws, c) {
+                    case .row(let p): for i in 0..<n { xy[2 * i + c] = p[i] }
+                    case .value(let v): for i in 0..<n { xy[2 * i + c] = v }
+                    }
                 }
             }
         }

@@ -240,8 +240,13 @@ struct Parser {
     init(tokens: [Token]) { self.tokens = tokens }
 
     static func parse(_ source: String) throws -> SourceFile {
-        if source.contains("[[") && source.contains("stitchable") || source.contains("metal::") ||
-            source.contains("coreimage::") {
+        // Metal Shading Language kernels (`#include <CoreImage/CoreImage.h>`, `namespace coreimage`,
+        // `[[ stitchable ]]`, `float4 f(sample_t s)`) need Apple's Metal compiler and a GPU.
+        let metal = source.contains("#include") || source.contains("namespace coreimage") ||
+            source.contains("coreimage::") || source.contains("metal::") ||
+            (source.contains("[[") && source.contains("stitchable")) ||
+            (!source.contains("kernel ") && (source.contains("float4") || source.contains("sample_t")))
+        if metal {
             throw KernelLanguageError(.unsupported, line: 1, column: 1,
                                       "this is a Metal kernel: Metal kernels cannot run here (no Metal on Linux); write it in the Core Image Kernel Language")
         }
