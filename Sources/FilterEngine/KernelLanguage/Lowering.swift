@@ -53,6 +53,18 @@ struct Lowering {
     private var loops: [LoopState] = []
     private var iterations = 0
     private var samplerExtents: [Int: Rect] = [:]
+    /// Instructions already emitted, by operation and operands: registers are written once and every operation
+    /// is pure, so a repeated computation (two `unpremultiply(s)`, a length used twice) reuses the first result.
+    private var emitted: [ValueKey: Int] = [:]
+
+    private enum ValueKey: Hashable {
+        case unary(UnaryOp, Operand)
+        case binary(BinaryOp, Operand, Operand)
+        case select(Operand, Operand, Operand)
+        case multiplyAdd(Operand, Operand, Operand)
+    }
+
+    private static let commutative: Set<BinaryOp> = [.add, .mul, .min, .max, .equal, .notEqual, .and, .or]
 
     private init(program: CheckedProgram) { self.program = program }
 
@@ -126,8 +138,10 @@ struct Lowering {
     private mutating func unary(_ op: UnaryOp, _ a: Operand, force: Bool = false) -> Operand {
         if let v = a.constantValue { return .constant(SpanOps.fold(op, v)) }
         if op == .copy && !force { return a }
+        if !force, let r = emitted[.unary(op, a)] { return .register(r) }
         let d = fresh()
         emit(.unary(op, d, a))
+        if !force { emitted[.unary(op, a)] = d }
         return .register(d)
     }
 
@@ -167,16 +181,22 @@ struct Lowering {
         default:
             break
         }
+        let key = ValueKey.binary(op, a, b)
+        if let r = emitted[key] { return .register(r) }
+        if Self.commutative.contains(op), let r = emitted[.binary(op, b, a)] { return .register(r) }
         let d = fresh()
         emit(.binary(op, d, a, b))
+        emitted[key] = d
         return .register(d)
     }
 
     private mutating func select(_ c: Operand, _ a: Operand, _ b: Operand) -> Operand {
         if let k = c.constantValue { return k != 0 ? a : b }
         if a == b { return a }
+        if let r = emitted[.select(c, a, b)] { return .register(r) }
         let d = fresh()
         emit(.select(d, c, a, b))
+        emitted[.select(c, a, b)] = d
         return .register(d)
     }
 
@@ -191,8 +211,10 @@ struct Lowering {
         if c.constantValue == 0 || b.constantValue == 1 || a.constantValue != nil {
             return binary(.add, binary(.mul, a, b), c)
         }
+        if let r = emitted[.multiplyAdd(a, b, c)] { return .register(r) }
         let d = fresh()
         emit(.multiplyAdd(d, a, b, c))
+        emitted[.multiplyAdd(a, b, c)] = d
         return .register(d)
     }
 
