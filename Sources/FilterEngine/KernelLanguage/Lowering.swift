@@ -66,6 +66,29 @@ struct Lowering {
 
     private static let commutative: Set<BinaryOp> = [.add, .mul, .min, .max, .equal, .notEqual, .and, .or]
 
+    /// Σ registers × weights + bias. Sums, differences and products with constants are kept in this form and
+    /// merged, not emitted: `(x − 960) × 0.001` or `c·0.85 + luma·0.15 + 0.02` become one `linear` instruction,
+    /// emitted (materialised) just before an instruction first reads the register that names it.
+    private struct Affine {
+        var terms: [(register: Int, weight: Float)]
+        var bias: Float
+
+        func scaled(_ k: Float) -> Affine {
+            Affine(terms: terms.map { ($0.register, $0.weight * k) }, bias: bias * k)
+        }
+
+        func plus(_ other: Affine) -> Affine {
+            var merged = terms
+            for t in other.terms {
+                if let i = merged.firstIndex(where: { $0.register == t.register }) { merged[i].weight += t.weight }
+                else { merged.append(t) }
+            }
+            return Affine(terms: merged.filter { $0.weight != 0 }, bias: bias + other.bias)
+        }
+    }
+    private var pending: [Int: Affine] = [:]
+    static let maximumLinearTerms = 4
+
     private init(program: CheckedProgram) { self.program = program }
 
     static func lower(_ program: CheckedProgram, kernel: Int, bindings: [KernelBinding], imageCount: Int) throws
@@ -115,6 +138,9 @@ struct Lowering {
                 }
             }
         }
+        for r in results.compactMap(\.register) {
+            if let form = pending.removeValue(forKey: r) { materialise(r, form) }
+        }
         return try finish(results)
     }
 
@@ -130,7 +156,40 @@ struct Lowering {
     }
 
     private mutating func emit(_ instruction: Instruction) {
+        for source in instruction.sources {
+            if let r = source.register, let form = pending.removeValue(forKey: r) { materialise(r, form) }
+        }
         code.append(instruction)
+    }
+
+    private mutating func materialise(_ d: Int, _ form: Affine) {
+        if form.terms.count == 1 {
+            let (r, k) = form.terms[0]
+            if form.bias == 0 { code.append(.binary(.mul, d, .register(r), .constant(k))) }
+            else if k == 1 { code.append(.binary(.add, d, .register(r), .constant(form.bias))) }
+            else { code.append(.multiplyAdd(d, .register(r), .constant(k), .constant(form.bias))) }
+        } else {
+            code.append(.linear(d, LinearTerms(rows: form.terms.map(\.register), weights: form.terms.map(\.weight),
+                                               bias: form.bias)))
+        }
+    }
+
+    private func affine(_ o: Operand) -> Affine {
+        switch o {
+        case .constant(let v): return Affine(terms: [], bias: v)
+        case .register(let r): return pending[r] ?? Affine(terms: [(r, 1)], bias: 0)
+        }
+    }
+
+    /// An operand for `form`: a constant, a plain register, or a new pending register; nil when it has too many
+    /// terms for one instruction.
+    private mutating func make(_ form: Affine) -> Operand? {
+        if form.terms.isEmpty { return .constant(form.bias) }
+        if form.terms.count > Self.maximumLinearTerms { return nil }
+        if form.terms.count == 1 && form.terms[0].weight == 1 && form.bias == 0 { return .register(form.terms[0].register) }
+        let d = fresh()
+        pending[d] = form
+        return .register(d)
     }
 
     private func zeros(_ n: Int) -> [Operand] { [Operand](repeating: .constant(0), count: n) }
@@ -138,6 +197,7 @@ struct Lowering {
     private mutating func unary(_ op: UnaryOp, _ a: Operand, force: Bool = false) -> Operand {
         if let v = a.constantValue { return .constant(SpanOps.fold(op, v)) }
         if op == .copy && !force { return a }
+        if op == .negate, let o = make(affine(a).scaled(-1)) { return o }
         if !force, let r = emitted[.unary(op, a)] { return .register(r) }
         let d = fresh()
         emit(.unary(op, d, a))
@@ -181,6 +241,14 @@ struct Lowering {
         default:
             break
         }
+        switch op {
+        case .add: if let o = make(affine(a).plus(affine(b))) { return o }
+        case .sub: if let o = make(affine(a).plus(affine(b).scaled(-1))) { return o }
+        case .mul:
+            if let y, let o = make(affine(a).scaled(y)) { return o }
+            if let x, let o = make(affine(b).scaled(x)) { return o }
+        default: break
+        }
         let key = ValueKey.binary(op, a, b)
         if let r = emitted[key] { return .register(r) }
         if Self.commutative.contains(op), let r = emitted[.binary(op, b, a)] { return .register(r) }
@@ -208,7 +276,8 @@ struct Lowering {
             return .constant(SpanOps.fold(.add, SpanOps.fold(.mul, x, y), z))
         }
         if a.constantValue == 0 || b.constantValue == 0 { return c }
-        if c.constantValue == 0 || b.constantValue == 1 || a.constantValue != nil {
+        // With a constant factor the sum stays affine (and may merge with its neighbours).
+        if c.constantValue == 0 || b.constantValue != nil {
             return binary(.add, binary(.mul, a, b), c)
         }
         if let r = emitted[.multiplyAdd(a, b, c)] { return .register(r) }
@@ -229,10 +298,9 @@ struct Lowering {
             default: mixed = true
             }
         }
-        if !mixed && rows.count >= 2 && rows.count <= 4 {
-            let d = fresh()
-            emit(.linear(d, LinearTerms(rows: rows, weights: weights, bias: bias)))
-            return .register(d)
+        if !mixed, let o = make(zip(rows, weights).reduce(Affine(terms: [], bias: bias)) {
+            $0.plus(affine(.register($1.0)).scaled($1.1)) }) {
+            return o
         }
         var sum = binary(.mul, a[0], b[0])
         for i in 1..<a.count { sum = multiplyAdd(a[i], b[i], sum) }
