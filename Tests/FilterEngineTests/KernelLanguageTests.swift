@@ -697,7 +697,12 @@ struct KernelLanguageTests {
             }
             return times.sorted()[3]
         }
-        let a = try median(builtIn), b = try median(mine)
+        // Alternating rounds, the best median of each: the machine is shared, so single figures are noisy.
+        var a = Double.infinity, b = Double.infinity
+        for _ in 0..<3 {
+            a = min(a, try median(builtIn))
+            b = min(b, try median(mine))
+        }
         print("kernel speed: built-in sepia \(String(format: "%.2f", a)) ms, CIKL sepia \(String(format: "%.2f", b)) ms, ratio \(String(format: "%.2f", b / a))")
         // Eight in a chain, fused into one pass: the arithmetic weighs more than the memory traffic (printed only).
         var chainBuiltIn = frame, chainMine = frame
@@ -705,7 +710,11 @@ struct KernelLanguageTests {
             chainBuiltIn = try TestImages.filter("CISepiaTone", ["inputImage": .image(chainBuiltIn), "inputIntensity": .number(1)])
             chainMine = try kernelImage(source, extent: frame.extent, [.image(chainMine)])
         }
-        let c = try median(chainBuiltIn), d = try median(chainMine)
+        var c = Double.infinity, d = Double.infinity
+        for _ in 0..<2 {
+            c = min(c, try median(chainBuiltIn))
+            d = min(d, try median(chainMine))
+        }
         print("kernel speed, chain of 8: built-in \(String(format: "%.2f", c)) ms, CIKL \(String(format: "%.2f", d)) ms, ratio \(String(format: "%.2f", d / c))")
         #expect(TestImages.maxDifference(try context.render(mine, rect: frame.extent), try context.render(builtIn, rect: frame.extent)) <= 1e-5)
         #if !DEBUG

@@ -141,7 +141,7 @@ struct Lowering {
         for r in results.compactMap(\.register) {
             if let form = pending.removeValue(forKey: r) { materialise(r, form) }
         }
-        return try finish(results)
+        return try finish(results, output: imageCount > 0 ? imageRegisters[0].compactMap(\.register) : [])
     }
 
     private func error(_ p: SourcePosition, _ message: String) -> KernelLanguageError {
@@ -746,7 +746,7 @@ struct Lowering {
         case "unpremultiply":
             // Apple: divides by alpha when alpha > 0, else returns the colour unchanged.
             let c = v[0]
-            let scale = select(binary(.greater, c[3], .constant(0)), unary(.reciprocal, c[3]), .constant(1))
+            let scale = unary(.alphaReciprocal, c[3])
             return [binary(.mul, c[0], scale), binary(.mul, c[1], scale), binary(.mul, c[2], scale), c[3]]
         case "destCoord", "samplerCoord":
             // Sampler space is working space here: no sampler carries a transform of its own.
@@ -788,7 +788,9 @@ struct Lowering {
     /// Drops instructions whose results are never read, then gives each register a slot of the workspace, reusing
     /// a slot once its last reader has run. A destination is given its slot before the sources' slots are freed,
     /// so that no instruction writes a row it reads (which would also stop the loops' vectorisation).
-    private func finish(_ results: [Operand]) throws -> SpanProgram {
+    /// A colour kernel's result component is computed straight into its output row (`output`, input 0's rows)
+    /// when nothing reads that row afterwards: this saves a copy per component, as much time as a matrix row.
+    private func finish(_ results: [Operand], output: [Int]) throws -> SpanProgram {
         var live = Set(results.compactMap(\.register))
         var kept: [Instruction] = []
         for instruction in code.reversed() where instruction.destinations.contains(where: live.contains) {
@@ -802,22 +804,45 @@ struct Lowering {
         }
         for r in results.compactMap(\.register) { lastUse[r] = Int.max }
         let externalIndex = Dictionary(uniqueKeysWithValues: externals.enumerated().map { ($1, $0) })
+        var direct: [Int: Int] = [:]
+        if output.count == 4 {
+            var definer: [Int: Int] = [:]
+            for (i, instruction) in kept.enumerated() { for d in instruction.destinations { definer[d] = i } }
+            let resultRegisters = results.compactMap(\.register)
+            for c in 0..<4 {
+                guard let r = results[c].register, externalIndex[r] == nil,
+                      resultRegisters.filter({ $0 == r }).count == 1, let i = definer[r] else { continue }
+                let target = Operand.register(output[c])
+                // Every loop is element by element, so an instruction may write the row it reads, except a
+                // multiply-add's two-pass fallback (its addend) and a sample.
+                switch kept[i] {
+                case .sample: continue
+                case .multiplyAdd: if kept[i].sources.contains(target) { continue }
+                default: break
+                }
+                if kept[(i + 1)...].contains(where: { $0.sources.contains(target) }) { continue }
+                direct[r] = output[c]
+            }
+        }
         var slot: [Int: Int] = [:]
         var free: [Int] = []
         var count = 0
         for (i, instruction) in kept.enumerated() {
-            for d in instruction.destinations {
+            for d in instruction.destinations where direct[d] == nil {
                 if let reused = free.popLast() { slot[d] = reused } else { slot[d] = count; count += 1 }
             }
-            for r in Set(instruction.sources.compactMap(\.register)) where lastUse[r] == i && externalIndex[r] == nil {
-                free.append(slot[r]!)
+            for r in Set(instruction.sources.compactMap(\.register)) where lastUse[r] == i {
+                if let s = slot[r] { free.append(s) }
             }
-            for d in instruction.destinations where lastUse[d] == nil { free.append(slot[d]!) }
+            for d in instruction.destinations where lastUse[d] == nil { if let s = slot[d] { free.append(s) } }
         }
         if count > Self.maximumRegisters {
             throw KernelLanguageError(.unsupported, "the kernel needs \(count) registers (more than \(Self.maximumRegisters))")
         }
-        func physical(_ r: Int) -> Int { externalIndex[r].map { count + $0 } ?? slot[r]! }
+        func physical(_ r: Int) -> Int {
+            if let target = direct[r] { return count + externalIndex[target]! }
+            return externalIndex[r].map { count + $0 } ?? slot[r]!
+        }
         let renamed = kept.map { $0.renamed(physical) }
         let finalResults = results.map { o -> Operand in
             if case .register(let r) = o { return .register(physical(r)) }

@@ -17,6 +17,8 @@ enum Operand: Equatable, Hashable {
 enum UnaryOp: UInt8 {
     case negate, abs, sign, floor, ceil, fract, trunc, round, sqrt, rsqrt, reciprocal, exp, exp2, log, log2
     case sin, cos, tan, asin, acos, atan, not, copy
+    /// 1 / a where a > 0, else 1: unpremultiply's factor in one loop.
+    case alphaReciprocal
 }
 
 enum BinaryOp: UInt8 {
@@ -253,6 +255,7 @@ enum SpanOps {
         case .atan: map1(n, d, a) { Foundation.atan($0) }
         case .not: map1(n, d, a) { $0 == 0 ? 1 : 0 }
         case .copy: map1(n, d, a) { $0 }
+        case .alphaReciprocal: map1(n, d, a) { $0 > 0 ? 1 / $0 : 1 }
         }
     }
 
@@ -305,27 +308,54 @@ enum SpanOps {
         }
     }
 
+    @inline(__always) private static func load(_ p: UnsafeMutablePointer<Float>, _ i: Int) -> SIMD8<Float> {
+        UnsafeRawPointer(p + i).loadUnaligned(as: SIMD8<Float>.self)
+    }
+
+    /// Written with explicit 8-wide vectors (loaded before stored), so that it stays vectorised when `d` is one
+    /// of its rows (a colour kernel computing a component in place); a plain loop would fall back to scalar code.
     static func linear(_ n: Int, _ d: UnsafeMutablePointer<Float>,
                        _ table: UnsafeMutablePointer<UnsafeMutablePointer<Float>>, _ t: LinearTerms) {
-        let bias = t.bias
+        let bias = t.bias, vbias = SIMD8<Float>(repeating: t.bias)
+        let out = UnsafeMutableRawPointer(d)
+        var i = 0
         switch t.rows.count {
         case 2:
             let (x, y, a, b) = (table[t.rows[0]], table[t.rows[1]], t.weights[0], t.weights[1])
-            for i in 0..<n { d[i] = x[i] * a + y[i] * b + bias }
+            let (va, vb) = (SIMD8(repeating: a), SIMD8(repeating: b))
+            while i + 8 <= n {
+                out.storeBytes(of: load(x, i) * va + load(y, i) * vb + vbias, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+                i += 8
+            }
+            while i < n { d[i] = x[i] * a + y[i] * b + bias; i += 1 }
         case 3:
             let (x, y, z) = (table[t.rows[0]], table[t.rows[1]], table[t.rows[2]])
             let (a, b, c) = (t.weights[0], t.weights[1], t.weights[2])
-            for i in 0..<n { d[i] = x[i] * a + y[i] * b + z[i] * c + bias }
+            let (va, vb, vc) = (SIMD8(repeating: a), SIMD8(repeating: b), SIMD8(repeating: c))
+            while i + 8 <= n {
+                let v = load(x, i) * va + load(y, i) * vb + load(z, i) * vc + vbias
+                out.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+                i += 8
+            }
+            while i < n { d[i] = x[i] * a + y[i] * b + z[i] * c + bias; i += 1 }
         case 4:
             let (x, y, z, u) = (table[t.rows[0]], table[t.rows[1]], table[t.rows[2]], table[t.rows[3]])
             let (a, b, c, e) = (t.weights[0], t.weights[1], t.weights[2], t.weights[3])
-            for i in 0..<n { d[i] = x[i] * a + y[i] * b + z[i] * c + u[i] * e + bias }
+            let (va, vb, vc, ve) = (SIMD8(repeating: a), SIMD8(repeating: b), SIMD8(repeating: c), SIMD8(repeating: e))
+            while i + 8 <= n {
+                let v = load(x, i) * va + load(y, i) * vb + load(z, i) * vc + load(u, i) * ve + vbias
+                out.storeBytes(of: v, toByteOffset: 4 * i, as: SIMD8<Float>.self)
+                i += 8
+            }
+            while i < n { d[i] = x[i] * a + y[i] * b + z[i] * c + u[i] * e + bias; i += 1 }
         default:
-            d.update(repeating: bias, count: n)
+            // Many rows (never emitted: `Lowering` keeps at most four): accumulate, reading each row once.
+            var sum = [Float](repeating: bias, count: n)
             for (r, a) in zip(t.rows, t.weights) {
                 let x = table[r]
-                for i in 0..<n { d[i] += x[i] * a }
+                for k in 0..<n { sum[k] += x[k] * a }
             }
+            d.update(from: sum, count: n)
         }
     }
 
