@@ -568,6 +568,14 @@ struct KernelLanguageTests {
         let clamped = try TestImages.render(try kernelImage(source, extent: extent, [.image(image.clampedToExtent()), .vector([10, -3])], roi: roi))
         #expect(close(clamped.pixel(x: 60, y: 20), input.pixel(x: 63, y: 17), tolerance: 1e-6))
         #expect(close(clamped.pixel(x: 5, y: 1), input.pixel(x: 15, y: 0), tolerance: 1e-6))
+        // An infinite region of interest over an infinite input asks for the output rectangle, not forever;
+        // a null one (NaN) for nothing.
+        let endless = try TestImages.render(try kernelImage(source, extent: extent, [.image(image.clampedToExtent()), .vector([0, 0])],
+                                                            roi: { _, _ in .infinite }))
+        #expect(TestImages.maxDifference(endless, input) <= 1e-6)
+        let nothing = try TestImages.render(try kernelImage(source, extent: extent, [.image(image), .vector([0, 0])],
+                                                            roi: { _, _ in Rect(x: .nan, y: .nan, width: 0, height: 0) }))
+        #expect(nothing.pixel(x: 3, y: 3) == Pixel(0, 0, 0, 0))
         // A colour kernel over a larger extent reads transparent pixels outside its input.
         let bigger = try TestImages.render(try kernelImage("kernel vec4 f(__sample s) { return s + vec4(0.0, 0.0, 0.0, 0.25); }",
                                                            extent: extent.insetBy(dx: -2, dy: -2), [.image(image)]))

@@ -193,6 +193,16 @@ public final class CompiledKernel: @unchecked Sendable {
         return made
     }
 
+    /// The region an input must provide: the caller's answer, or by default the input's extent. An infinite
+    /// region (of an infinite input) becomes the output rectangle, so that a render never tries to fill an
+    /// endless buffer; a region with NaN or infinite coordinates (CGRect.null) asks for nothing.
+    static func bounded(_ wanted: Rect?, input: Rect, output: Rect) -> Rect {
+        guard let wanted else { return input.isInfinite ? output : input }
+        guard wanted.x.isFinite, wanted.y.isFinite, wanted.width.isFinite, wanted.height.isFinite else { return .zero }
+        if wanted.isInfinite { return input.isInfinite ? output : input }
+        return wanted
+    }
+
     private func describe(_ a: KernelArgument) -> String {
         switch a {
         case .image: "an image"
@@ -244,7 +254,7 @@ public final class CompiledKernel: @unchecked Sendable {
             }
         }
         return kernel.apply(extent: extent, input: input) { rect in
-            roi?(0, rect) ?? (inputExtent.isInfinite ? rect : inputExtent)
+            Self.bounded(roi?(0, rect), input: inputExtent, output: rect)
         }
     }
 
@@ -252,8 +262,7 @@ public final class CompiledKernel: @unchecked Sendable {
                               roi: (@Sendable (Int, Rect) -> Rect)?) -> Image {
         let extents = inputs.map(\.extent)
         let kernel = GeneralKernel(name: name, roi: { index, rect in
-            let wanted = roi?(index, rect.rect) ?? (extents[index].isInfinite ? rect.rect : extents[index])
-            return PixelRect(covering: wanted)
+            PixelRect(covering: Self.bounded(roi?(index, rect.rect), input: extents[index], output: rect.rect))
         }) { context in
             let ws = program.checkout()
             defer { program.checkin(ws) }
