@@ -151,7 +151,6 @@ public final class CompiledKernel: @unchecked Sendable {
                 values = [Double(p.x), Double(p.y), Double(p.z), Double(p.w)]
             }
             guard values.count == n else { throw wrong() }
-            if parameter.spelling == "__color", case .float = argument { throw wrong() }
             switch parameter.type {
             case .int: values = values.map { $0.rounded(.towardZero) }
             case .bool: values = values.map { $0 != 0 ? 1 : 0 }

@@ -372,7 +372,6 @@ struct TypeChecker {
         case .name(let name):
             if let v = lookup(name) { return TExpr(.local(v.slot), v.type, p) }
             if let g = globalNames[name] { return TExpr(.global(g.0), g.1, p) }
-            if name == "M_PI" { return TExpr(.constant([Float.pi]), .float, p) }
             throw typeError(p, "unknown identifier '\(name)'")
         case .member(let base, let field):
             let b = try expression(base)
