@@ -106,7 +106,41 @@ enum BenchCases {
             ("o CITwirlDistortion", { try source.applyingFilter("CITwirlDistortion", parameters: [
                 "inputCenter": centre, "inputRadius": .number(500),
                 "inputAngle": .number(3.14)]) }),
+            // The kernel language against the same formulas written by hand (b and d).
+            ("p warm fade in CIKL (same formula as b)", { try warmFadeKernelLanguage(source) }),
+            ("q CISepiaTone's matrix in CIKL (as d)", { try sepiaKernelLanguage(source) }),
         ]
+    }
+
+    /// `warmFade`'s formula as Core Image Kernel Language source, compiled by the engine.
+    static func warmFadeKernelLanguage(_ source: Image) throws -> Image {
+        let e = source.extent
+        let w = ColorMath.lumaWeights
+        let program = try KernelProgram(source: """
+            kernel vec4 warmFade(__sample s, vec2 centre, float inverseRadius) {
+                vec4 c = unpremultiply(s);
+                float luma = dot(c.rgb, vec3(\(w.x), \(w.y), \(w.z)));
+                vec3 rgb = mix(c.rgb, vec3(luma), 0.15);
+                rgb += vec3(-0.02, 0.03, 0.05) * (1.0 - luma) + vec3(0.06, 0.02, -0.04) * luma;
+                vec2 d = (destCoord() - centre) * inverseRadius;
+                float v = (1.0 - 0.35 * dot(d, d)) * c.a;
+                return vec4(rgb * v, c.a);
+            }
+            """)
+        let inverseRadius = 1 / ((e.width * e.width + e.height * e.height).squareRoot() / 2)
+        return try program.kernels[0].apply(extent: e, arguments: [
+            .image(source), .vector([e.midX, e.midY]), .float(inverseRadius)])
+    }
+
+    /// CISepiaTone at intensity 1 as kernel source: the matrix on premultiplied colour, as the built-in does.
+    static func sepiaKernelLanguage(_ source: Image) throws -> Image {
+        let program = try KernelProgram(source: """
+            kernel vec4 sepia(__sample s) {
+                mat3 m = mat3(0.393, 0.349, 0.272, 0.769, 0.686, 0.534, 0.189, 0.168, 0.131);
+                return vec4(m * s.rgb, s.a);
+            }
+            """)
+        return try program.kernels[0].apply(extent: source.extent, arguments: [.image(source)])
     }
 
     // The issue asks for vignette intensity 1.2, but the catalogue's legal range (Apple's) ends at 1.
