@@ -215,7 +215,40 @@ struct TmuxExplorerTests {
         try tmux.quitAndCheckRestored()
     }
 
-    @Test func ctrlCRestoresTheTerminal() throws {
+    /// Every quit signal, sent by `kill` or typed (Ctrl-C, Ctrl-\\): the terminal is restored (screen modes and
+    /// tty settings) and the program dies of the signal, so the shell sees 128+n.
+    @Test(arguments: [
+        ("TERM", SIGTERM, nil), ("INT", SIGINT, nil), ("HUP", SIGHUP, nil), ("QUIT", SIGQUIT, nil),
+        ("Ctrl-C", SIGINT, "C-c"), ("Ctrl-\\", SIGQUIT, "C-\\"),
+    ] as [(String, Int32, String?)])
+    func quitSignalsRestoreTheTerminal(name: String, signal: Int32, key: String?) throws {
+        let tmux = try Tmux(name: "signal-\(signal)-\(key == nil ? "kill" : "key")")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        if let key {
+            tmux.send(key)
+        } else {
+            Glibc.kill(try tmux.explorerPID(), signal)
+        }
+        try tmux.waitFor("\(name) ends it with status \(128 + signal)") { $0.contains("EXITED:\(128 + signal)") }
+        try tmux.expectRestored()
+    }
+
+    /// A crash: the explorer's handler restores the terminal before the Swift runtime's crash reporter runs, and
+    /// the reporter does not stop to wait for a key (the explorer starts it with interactive=no).
+    @Test func crashRestoresTheTerminalAndDoesNotWait() throws {
+        let tmux = try Tmux(name: "crash")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        Glibc.kill(try tmux.explorerPID(), SIGSEGV)
+        let screen = try tmux.waitFor("the crash ends it with status 139", timeout: 60) { $0.contains("EXITED:139") }
+        #expect(!screen.contains("Press space"))
+        try tmux.expectRestored()
+    }
+
+    @Test func helpThenCtrlC() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }
         try tmux.start(["explore"])
@@ -250,9 +283,12 @@ struct Tmux {
         // A clean environment: no NO_COLOR or COLORTERM from whoever runs the tests.
         // The shell traps SIGINT (a handler, not an ignore, so the explorer gets the default) to outlive a Ctrl-C
         // sent to the whole foreground group and report the explorer's status.
-        let script = "trap : INT; cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
+        // QUIT too (Ctrl-\\); no core files. After the program the shell prints its status and whether the tty
+        // settings are back (canonical mode and echo on).
+        let script = "trap : INT QUIT; ulimit -c 0; cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
             + "XDG_STATE_HOME='\(stateDirectory.path)' "
-            + "\(command); echo EXITED:$?; exec sleep 600"
+            + "\(command); echo EXITED:$?; "
+            + "case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac; exec sleep 600"
         // Not captured: the server forked here would hold the pipe open and reading it would never end.
         try run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
                 capture: false)
@@ -304,8 +340,11 @@ struct Tmux {
         try expectRestored()
     }
 
-    /// After curses: the alternate screen is left, the cursor shown, mouse reporting and keypad mode off.
+    /// After curses: the alternate screen is left, the cursor shown, mouse reporting and keypad mode off, and
+    /// the tty back in canonical mode with echo.
     func expectRestored() throws {
+        try waitFor("the shell reports the tty settings restored") { $0.contains("TTY:sane") || $0.contains("TTY:raw") }
+        #expect(try capture().contains("TTY:sane"))
         #expect(try format("#{alternate_on}") == "0")
         #expect(try format("#{cursor_flag}") == "1")
         #expect(try format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}") == "000")

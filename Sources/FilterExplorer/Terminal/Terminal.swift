@@ -1,4 +1,5 @@
 import CNcursesW
+import CTerminalSignals
 import Foundation
 
 /// How many colours the preview may use, chosen from what the terminal reports.
@@ -49,6 +50,8 @@ public final class Terminal {
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw FilterExplorerError("the explorer needs a terminal (stdin and stdout must be a tty)")
         }
+        // The settings a signal handler puts back if the program must die without leaving curses normally.
+        cts_save_terminal(STDOUT_FILENO)
         let requested = ProcessInfo.processInfo.environment["TERM"] ?? ""
         // An unknown TERM would make ncurses exit the process; try it, then common relatives.
         for term in [requested, "xterm-256color", "xterm", "vt100"] where !term.isEmpty {
@@ -68,7 +71,9 @@ public final class Terminal {
             enter: cnc_key_enter(), backspace: cnc_key_backspace(), delete: cnc_key_dc(), backTab: cnc_key_btab(),
             f1: cnc_key_f1())
         running = true
-        cnc_install_signal_handlers()
+        let restore = Self.restoreSequence()
+        cts_set_restore_sequence(restore, restore.utf8.count)
+        cts_install(Self.signalGraceSeconds)
         cbreak()
         noecho()
         nonl()
@@ -94,7 +99,20 @@ public final class Terminal {
         endwin()
         if let screen { delscreen(screen) }
         screen = nil
-        cnc_restore_default_signals()
+        cts_uninstall()
+    }
+
+    /// How long a quit signal waits for the interface loop to leave normally before the handler restores the
+    /// terminal itself and the program dies of the signal (a loop stuck in a system call).
+    static let signalGraceSeconds: UInt32 = 2
+
+    /// The bytes that undo curses' screen modes, for a signal handler that cannot call curses: leave the
+    /// alternate screen, show the cursor, keypad off, attributes off, and every mouse reporting mode off.
+    static func restoreSequence() -> String {
+        let names: [String] = ["sgr0", "rmkx", "cnorm", "rmcup"]
+        let capabilities = names.compactMap { name -> String? in cnc_tigetstr(name).map { String(cString: $0) } }
+        let mouseOff = "\u{1b}[?1000l\u{1b}[?1002l\u{1b}[?1003l\u{1b}[?1006l\u{1b}[?1015l"
+        return capabilities.joined() + mouseOff + "\r\n"
     }
 
     /// How many preview cells can have their own colour pair (unlimited in modes that share pairs).
@@ -138,8 +156,8 @@ public final class Terminal {
     /// Whether the terminal is still there (a hung-up tty has no foreground process group).
     public var isAttached: Bool { isatty(STDIN_FILENO) != 0 && tcgetpgrp(STDIN_FILENO) >= 0 }
 
-    /// The signal (SIGINT, SIGTERM, SIGHUP) that asked us to quit, or 0.
-    public var pendingSignal: Int32 { cnc_pending_signal() }
+    /// The signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT ...) that asked us to quit, or 0.
+    public var pendingSignal: Int32 { cts_pending_signal() }
 
     /// Waits up to the input timeout (30 ms) for a key, a mouse event or a resize.
     public func readEvent() -> InputEvent? {
