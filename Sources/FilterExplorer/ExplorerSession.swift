@@ -83,8 +83,8 @@ public final class FilterSession {
 
     static func readCubeFile(_ path: String) throws -> (dimension: Int, data: [UInt8]) {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw FilterExplorerError("\(path): cannot read the file")
+        do { text = String(decoding: try RegularFile.read(path), as: UTF8.self) } catch {
+            throw FilterExplorerError("\(error)")
         }
         do { return try ColorCubeData.parseCubeFile(text) } catch {
             throw FilterExplorerError("\(path): \(error)")

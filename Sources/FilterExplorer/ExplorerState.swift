@@ -1,3 +1,4 @@
+import FilterEngine
 import Foundation
 
 /// What the explorer remembers between runs: the last filter (as CIFilterTest did) and each filter's edited
@@ -29,7 +30,7 @@ public struct ExplorerState: Codable, Equatable, Sendable {
     public static func load(from url: URL) -> (state: ExplorerState, warning: String?) {
         guard FileManager.default.fileExists(atPath: url.path) else { return (ExplorerState(), nil) }
         do {
-            let data = try Data(contentsOf: url)
+            let data = try RegularFile.read(url.path)
             return (try JSONDecoder().decode(ExplorerState.self, from: data), nil)
         } catch {
             return (ExplorerState(), "ignored the saved state \(url.path): it is not valid (\(Self.reason(error)))")
@@ -48,6 +49,7 @@ public struct ExplorerState: Codable, Equatable, Sendable {
         switch error {
         case DecodingError.dataCorrupted: "not JSON"
         case DecodingError.typeMismatch, DecodingError.keyNotFound, DecodingError.valueNotFound: "unexpected shape"
+        case let error as ImageFileError: error.message
         default: "\(error.localizedDescription)"
         }
     }

@@ -1,5 +1,6 @@
 import ArgumentParser
 import FilterEngine
+import Foundation
 
 @main
 struct CIFilterTest: ParsableCommand {
@@ -9,4 +10,43 @@ struct CIFilterTest: ParsableCommand {
         subcommands: [ListCommand.self, InfoCommand.self, RenderCommand.self, BenchCommand.self, ExploreCommand.self],
         defaultSubcommand: ExploreCommand.self
     )
+
+    /// ArgumentParser's main, with every error message passed through `Diagnostics.message` on its way out:
+    /// the one place where the command line prints errors, so no user text reaches the terminal raw.
+    static func main() {
+        do {
+            var command = try parseAsRoot()
+            try command.run()
+        } catch {
+            let code = exitCode(for: error)
+            let text = fullMessage(for: error)
+            if code == .success {
+                // --help, --version: our own text, to stdout as ArgumentParser does.
+                if !text.isEmpty { print(text) }
+            } else {
+                Diagnostics.printError(text)
+            }
+            Foundation.exit(code.rawValue)
+        }
+    }
+}
+
+/// Messages to stderr, made safe: control characters escaped and each line shortened (`DisplayText`).
+enum Diagnostics {
+    /// Lines of error text are cut after this many characters (usage lines are shorter).
+    static let lineLimit = 300
+
+    static func safe(_ text: String) -> String {
+        text.split(separator: "\n", omittingEmptySubsequences: false)
+            .map { DisplayText.escaped(String($0), limit: lineLimit) }.joined(separator: "\n")
+    }
+
+    static func printError(_ text: String) {
+        guard !text.isEmpty else { return }
+        FileHandle.standardError.write(Data((safe(text) + "\n").utf8))
+    }
+
+    static func warn(_ text: String) {
+        printError("cifiltertest: warning: " + text)
+    }
 }

@@ -75,7 +75,11 @@ struct RenderCommand: ParsableCommand {
         var chain = try RenderStep.parse(steps)
         if let recipe { chain = try RenderStep.load(recipe: recipe) + chain }
         guard !chain.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
-        var current: Image? = try input.map { try ImageFile.read($0) }
+        var current: Image? = try input.map { path in
+            let loaded = try ImageFile.load(path)
+            for warning in loaded.properties.warnings { Diagnostics.warn("\(path): \(warning)") }
+            return loaded.image
+        }
         for step in chain {
             let filter = try Filter(named: step.filter)
             if let current, filter.descriptor.input("inputImage") != nil {
@@ -120,7 +124,8 @@ struct RenderStep {
 
     static func load(recipe path: String) throws -> [RenderStep] {
         let usage = "\(path): a recipe is a JSON list of {\"filter\": NAME, \"inputs\": {KEY: VALUE}}"
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read the recipe") }
+        let data: Data
+        do { data = try RegularFile.read(path) } catch { throw ValidationError("\(error)") }
         guard case .array(let entries)? = try? JSONValue.parse(data) else { throw ValidationError(usage) }
         func text(_ value: JSONValue) -> String? {
             switch value {

@@ -1,5 +1,6 @@
 import CNcursesW
 import CTerminalSignals
+import FilterEngine
 import Foundation
 
 /// How many colours the preview may use, chosen from what the terminal reports.
@@ -217,11 +218,12 @@ public final class Terminal {
         return attrs
     }
 
-    /// Writes `text` at (y, x), cut at `width` columns (default: to the right edge).
+    /// Writes `text` at (y, x), cut at `width` columns (default: to the right edge). Control characters are
+    /// drawn escaped (`DisplayText`): no text, wherever it comes from, reaches the terminal as a command.
     public func put(_ y: Int, _ x: Int, _ text: String, width: Int? = nil, _ style: Style = .plain) {
         let limit = min(width ?? Int.max, cols - x)
         guard y >= 0, y < rows, x >= 0, limit > 0 else { return }
-        var scalars = Array(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }.prefix(limit))
+        var scalars = Array(DisplayText.escaped(text, limit: limit).unicodeScalars.map { wchar_t(bitPattern: $0.value) }.prefix(limit))
         let count = Int32(scalars.count)
         scalars.append(0)
         let pair = colorMode == .monochrome && style.color != .error ? 0 : Int32(style.color?.rawValue ?? 0)
