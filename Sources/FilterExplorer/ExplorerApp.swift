@@ -90,7 +90,13 @@ public final class Explorer {
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state
         renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode)
-        let warnings = [terminal.termWarning, loaded.warning].compactMap { $0 }
+        var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 }
+        // A session that died (a crash, or stuck and killed) on a filter may have died of its saved values:
+        // start that filter from its defaults rather than dying again on every launch.
+        if let filter = ExplorerState.unfinishedSession(at: stateURL), state.values[filter] != nil {
+            state.values[filter] = nil
+            warnings.append("the last session ended abruptly on \(filter): its saved values were not restored")
+        }
         if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
         let start = [options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
             .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
@@ -162,7 +168,9 @@ public final class Explorer {
                 if let saved = state.values[name] {
                     let warnings = made.restore(saved)
                     if !warnings.isEmpty {
-                        message = Message(text: "saved values ignored: " + warnings.joined(separator: "; "), isError: true)
+                        // After any warning from the start (an unreadable state, a session that died).
+                        let text = "saved values ignored: " + warnings.joined(separator: "; ")
+                        message = Message(text: [message?.text, text].compactMap { $0 }.joined(separator: "; "), isError: true)
                     }
                 }
                 sessions[name] = made
@@ -176,6 +184,7 @@ public final class Explorer {
         controlScroll = 0
         animating = nil
         state.lastFilter = name
+        ExplorerState.markSession(at: stateURL, filter: name)
         needsRender = true
     }
 
@@ -200,7 +209,10 @@ public final class Explorer {
             let values = session.persistedValues()
             state.values[name] = values.isEmpty ? nil : values
         }
-        do { try state.save(to: stateURL) } catch {
+        do {
+            try state.save(to: stateURL)
+            ExplorerState.markSession(at: stateURL, filter: nil)
+        } catch {
             FileHandle.standardError.write(Data("cifiltertest: could not save \(stateURL.path): \(error)\n".utf8))
         }
     }

@@ -350,7 +350,7 @@ public final class FilterSession {
         public func write(context: RenderContext) throws {
             switch contents {
             case .image(let image): try ImageFile.write(image, to: path, sixteenBit: true, context: context)
-            case .bytes(let bytes): try Data(bytes).write(to: URL(fileURLWithPath: path))
+            case .bytes(let bytes): try RegularFile.writeAtomically(Data(bytes), to: path)
             }
         }
     }

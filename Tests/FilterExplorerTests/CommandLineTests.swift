@@ -34,6 +34,10 @@ import Testing
     }
 
     func run(_ arguments: String..., sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
+        try run(arguments, sourceLocation: sourceLocation)
+    }
+
+    func run(_ arguments: [String], sourceLocation: SourceLocation = #_sourceLocation) throws -> Result {
         let binary = try #require(Self.binary, """
             cifiltertest was not found next to the test product (searched up from \(CommandLine.arguments[0])); \
             build it first: swift build --scratch-path <the same scratch path>

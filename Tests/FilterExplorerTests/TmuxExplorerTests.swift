@@ -487,3 +487,50 @@ struct TmuxError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
 }
+
+/// Saved state that names bad images, and a session that died: the explorer starts, says why, and stays usable.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
+struct TmuxExplorerStateTests {
+    @Test func badSavedImagesAndADeadSessionStartWithWarnings() throws {
+        let tmux = try Tmux(name: "badstate")
+        defer { tmux.kill() }
+        let directory = tmux.stateDirectory.appendingPathComponent("folder.png")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fifo = tmux.stateDirectory.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let stateDirectory = tmux.stateDirectory.appendingPathComponent("cifiltertest")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let state: [String: Any] = [
+            "version": 1, "lastFilter": "CISepiaTone",
+            "values": [
+                "CISepiaTone": ["inputImage": "file:\(directory.path)", "inputIntensity": "0.5"],
+                "CIColorInvert": ["inputImage": "file:\(fifo)"],
+                "CIZoomBlur": ["inputAmount": "1e30"],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: state).write(to: stateDirectory.appendingPathComponent("state.json"))
+        // The last session died on the zoom blur.
+        try Data("CIZoomBlur".utf8).write(to: stateDirectory.appendingPathComponent("state.json.open"))
+
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens with both warnings") {
+            $0.contains("Inputs: Sepia Tone") && $0.contains("is a directory") && $0.contains("ended abruptly on CIZoomBlur")
+        }
+        tmux.send("/")
+        tmux.type("color invert")
+        tmux.send("Enter")
+        try tmux.waitFor("the FIFO is refused at once", timeout: 5) {
+            $0.contains("Inputs: Color Invert") && $0.contains("named pipe")
+        }
+        // The zoom blur starts from its defaults (its saved 1e30 was dropped).
+        tmux.send("/")
+        tmux.type("zoom blur")
+        tmux.send("Enter")
+        try tmux.waitFor("the zoom blur renders from its defaults") {
+            $0.contains("Inputs: Zoom Blur") && Tmux.value(of: "Amount", in: $0) == "20" && Tmux.statusLine($0).contains(" ms ")
+        }
+        try tmux.quitAndCheckRestored()
+        #expect(!FileManager.default.fileExists(atPath: stateDirectory.appendingPathComponent("state.json.open").path),
+                "a normal exit removes the session marker")
+    }
+}
