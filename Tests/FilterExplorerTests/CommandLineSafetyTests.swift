@@ -148,3 +148,27 @@ enum Spawn {
         return ((status & 0x7f) == 0 ? (status >> 8) & 0xff : 128 + (status & 0x7f), ())
     }
 }
+
+/// The bad-file corpus in its quick form (`scripts/fuzz-files.py --quick`): every case must end as a clean
+/// result or a clean error. Skipped, with the reason, without python3 and Pillow (`scripts/install-deps`).
+@Suite struct BadFileCorpusTests {
+    static let script = URL(fileURLWithPath: #filePath).deletingLastPathComponent()
+        .appendingPathComponent("../../scripts/fuzz-files.py").standardizedFileURL.path
+    static let pillow: Bool = (try? Spawn.run("/usr/bin/env", ["python3", "-c", "import PIL"]).0) == 0
+
+    @Test(.enabled(if: pillow, "python3 with Pillow (python3-pil) is not installed: the bad-file corpus is skipped"))
+    func quickCorpusHasNoCrashHangMemoryOrUnclearOutcome() throws {
+        let binary = try #require(CommandLineTests.binary)
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-corpus-\(UUID())")
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let log = directory.path + ".log"
+        defer { try? FileManager.default.removeItem(atPath: log) }
+        let command = "'\(Self.script)' --quick --binary '\(binary.path)' --keep '\(directory.path)' > '\(log)' 2>&1"
+        let (status, _) = try Spawn.run("/bin/sh", ["-c", command])
+        let output = (try? String(contentsOfFile: log, encoding: .utf8)) ?? ""
+        let summary = output.split(separator: "\n").last.map(String.init) ?? ""
+        print(summary)
+        #expect(status == 0, "\(output)")
+        #expect(summary.hasPrefix("files: ") && summary.contains(" 0 crash, 0 hang, 0 memory, 0 fail, 0 unclear-error"), "\(summary)")
+    }
+}
