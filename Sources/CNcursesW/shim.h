@@ -88,4 +88,23 @@ static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int p
 /// newterm on the process's own stdout/stdin (Swift 6 cannot touch the C `stdout` global safely).
 static inline SCREEN *cnc_newterm(const char *term) { return newterm(term, stdout, stdin); }
 static inline int cnc_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
+
+// Last: term.h defines many short macros (lines, columns ...) that must not touch the code above.
+#include <ncursesw/term.h>
+/// Reads a terminal description without starting curses: its colour count and whether it declares direct colour
+/// (the RGB or tmux's Tc capability). Returns 0, or -1 when the terminal type is unknown.
+static inline int cnc_probe_terminal(const char *term, int *colors, int *rgb) {
+    TERMINAL *saved = cur_term;
+    int error = 0;
+    if (setupterm((char *)term, 1, &error) != OK) {
+        set_curterm(saved);
+        return -1;
+    }
+    *colors = tigetnum((char *)"colors");
+    *rgb = tigetflag((char *)"RGB") == 1 || tigetflag((char *)"Tc") == 1;
+    TERMINAL *probe = cur_term;
+    set_curterm(saved);
+    del_curterm(probe);
+    return 0;
+}
 #endif

@@ -7,11 +7,14 @@ public struct ExplorerOptions: Sendable {
     public var filterName: String?
     /// Where state is saved (nil: the XDG default).
     public var stateURL: URL?
+    /// The colour depth to use instead of the one the terminal announces (`--colors`).
+    public var colors: ColorMode?
 
-    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil) {
+    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil) {
         self.imagePath = imagePath
         self.filterName = filterName
         self.stateURL = stateURL
+        self.colors = colors
     }
 }
 
@@ -112,7 +115,7 @@ public final class Explorer {
     public static func run(_ options: ExplorerOptions) throws -> Int32 {
         // Read the images before touching the terminal, so a missing file is a plain error message.
         let samples = try SampleLibrary(imagePath: options.imagePath)
-        let terminal = try Terminal()
+        let terminal = try Terminal(forcedColors: options.colors)
         defer { terminal.stop() }
         let explorer = Explorer(options: options, samples: samples, terminal: terminal)
         defer { explorer.renderer.stop() }

@@ -277,7 +277,7 @@ struct Tmux {
     }
 
     /// Runs the binary with `arguments` in a 120×40 pane; the shell prints its exit status and stays open.
-    func start(_ arguments: [String]) throws {
+    func start(_ arguments: [String], environment: [String: String] = [:]) throws {
         let binary = try Self.binary()
         let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // A clean environment: no NO_COLOR or COLORTERM from whoever runs the tests.
@@ -286,7 +286,8 @@ struct Tmux {
         // QUIT too (Ctrl-\\); no core files. After the program the shell prints its status and whether the tty
         // settings are back (canonical mode and echo on).
         let script = "trap : INT QUIT; ulimit -c 0; cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
-            + "XDG_STATE_HOME='\(stateDirectory.path)' "
+            + "XDG_STATE_HOME='\(stateDirectory.path)' XDG_CACHE_HOME='\(stateDirectory.path)/cache' "
+            + environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
             + "\(command); echo EXITED:$?; "
             + "case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac; exec sleep 600"
         // Not captured: the server forked here would hold the pipe open and reading it would never end.
@@ -532,5 +533,30 @@ struct TmuxExplorerStateTests {
         try tmux.quitAndCheckRestored()
         #expect(!FileManager.default.fileExists(atPath: stateDirectory.appendingPathComponent("state.json.open").path),
                 "a normal exit removes the session marker")
+    }
+}
+
+/// Colour depth as terminals announce it, and the flag that forces it.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
+struct TmuxColorDepthTests {
+    @Test(arguments: [
+        ([:], [], "colours 256", "38;5;"),
+        (["COLORTERM": "truecolor"], [], "colours truecolor", "38;2;"),
+        (["COLORTERM": "24bit"], ["--colors", "16"], "colours 16", nil),
+        (["NO_COLOR": "1", "COLORTERM": "truecolor"], [], "colours monochrome", nil),
+        ([:], ["--colors", "truecolor"], "colours truecolor", "38;2;"),
+    ] as [([String: String], [String], String, String?)])
+    func announcedOrForcedDepth(environment: [String: String], flags: [String], header: String, sequence: String?) throws {
+        let tmux = try Tmux(name: "colors-\(header.split(separator: " ").last!)-\(flags.count)")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CISepiaTone"] + flags, environment: environment)
+        try tmux.waitFor("the header says \(header)") { $0.contains(header) && Tmux.statusLine($0).contains(" ms ") }
+        if let sequence {
+            try tmux.waitFor("the preview uses \(sequence) colours", colors: true) { $0.contains(sequence) }
+        }
+        // Grey interface text (the CI names in the list) stays visible in direct colour: mid-grey RGB, not
+        // colour number 8 (which direct colour reads as the near-black #000008).
+        if header.hasSuffix("truecolor") { #expect(try tmux.capture(colors: true).contains("38;2;128;128;128m")) }
+        try tmux.quitAndCheckRestored()
     }
 }

@@ -13,6 +13,17 @@ public enum ColorMode: String, Sendable {
     /// The best mode for a terminal with `colors` colours and `pairs` colour pairs. Truecolor and 256 colours
     /// use one pair per preview cell (the preview is capped to the pairs there are); 16 and 8 colours use one
     /// pair per foreground/background combination instead. `NO_COLOR` (any value) asks for monochrome.
+    /// The colours the mode shows (monochrome: 0).
+    public var colorCount: Int {
+        switch self {
+        case .truecolor: 1 << 24
+        case .indexed256: 256
+        case .indexed16: 16
+        case .indexed8: 8
+        case .monochrome: 0
+        }
+    }
+
     public static func choose(colors: Int, pairs: Int, noColor: Bool) -> ColorMode {
         if noColor || colors < 8 { return .monochrome }
         let perCell = Int(Terminal.previewPairBase) + minimumPerCellPairs
@@ -44,8 +55,9 @@ public final class Terminal {
     private var running = false
     private let codes: Key.Codes
 
-    /// Starts curses mode. Throws if no terminal type works (the terminal is left untouched then).
-    public init() throws {
+    /// Starts curses mode with the colour depth the terminal announces (`ColorDepth.announced`) or `forcedColors`.
+    /// Throws if no terminal type works (the terminal is left untouched then).
+    public init(forcedColors: ColorMode? = nil) throws {
         setlocale(LC_ALL, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
@@ -53,10 +65,23 @@ public final class Terminal {
         }
         // The settings a signal handler puts back if the program must die without leaving curses normally.
         cts_save_terminal(STDOUT_FILENO)
-        let requested = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        let environment = ProcessInfo.processInfo.environment
+        let requested = environment["TERM"] ?? ""
+        var announced = ColorMode.monochrome
         // An unknown TERM would make ncurses exit the process; try it, then common relatives.
         for term in [requested, "xterm-256color", "xterm", "vt100"] where !term.isEmpty {
-            if let made = cnc_newterm(term) {
+            var terminfoColors: Int32 = 0, rgb: Int32 = 0
+            guard cnc_probe_terminal(term, &terminfoColors, &rgb) == 0 else { continue }
+            announced = ColorDepth.announced(environment: environment, terminfoColors: Int(terminfoColors),
+                                             terminfoRGB: rgb != 0, term: term, forced: forcedColors)
+            // Truecolor announced (COLORTERM) on an entry without direct colour: open a direct variant of it.
+            var name = term
+            if announced == .truecolor, terminfoColors < 1 << 24,
+               let variant = ColorDepth.directVariant(of: term, environment: environment) {
+                setenv("TERMINFO_DIRS", variant.directory + ":" + (environment["TERMINFO_DIRS"] ?? ""), 1)
+                name = variant.name
+            }
+            if let made = cnc_newterm(name) ?? (name != term ? cnc_newterm(term) : nil) {
                 screen = made
                 if term != requested {
                     termWarning = requested.isEmpty ? "TERM is not set; using \(term)" : "unknown TERM \(requested); using \(term)"
@@ -86,7 +111,7 @@ public final class Terminal {
         mouseinterval(0)
         // The loop wakes every 30 ms to pick up finished preview frames.
         timeout(30)
-        setupColors()
+        setupColors(announced: announced)
         setMouse(true)
     }
 
@@ -124,20 +149,26 @@ public final class Terminal {
         }
     }
 
-    private func setupColors() {
+    private func setupColors(announced: ColorMode) {
         guard has_colors() else { return }
         start_color()
         use_default_colors()
         colors = Int(cnc_colors())
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        colorMode = ColorMode.choose(colors: colors, pairs: Int(cnc_color_pairs()), noColor: noColor)
-        let grey: Int32 = colors >= 16 ? 8 : -1
+        // The announced depth, as far as the opened terminal entry can go.
+        colorMode = ColorMode.choose(colors: min(colors, announced.colorCount), pairs: Int(cnc_color_pairs()),
+                                     noColor: announced == .monochrome)
+        if announced == .truecolor && colorMode != .truecolor {
+            termWarning = [termWarning, "truecolor announced, but no direct-colour terminal entry could be made; using \(colorMode.rawValue) colours"]
+                .compactMap { $0 }.joined(separator: "; ")
+        }
+        // Grey: colour 8 in 16+ colours; in direct colour a number is RGB, so grey is given as RGB.
+        let grey: Int32 = colorMode == .truecolor ? 0x80_8080 : colors >= 16 ? 8 : -1
         let table: [(UIColor, Int32, Int32)] = [
             (.title, COLOR_BLACK, COLOR_CYAN), (.accent, COLOR_CYAN, -1), (.dim, grey, -1), (.error, COLOR_RED, -1),
             (.marker, COLOR_YELLOW, COLOR_BLACK), (.category, COLOR_YELLOW, -1), (.sliderFill, COLOR_CYAN, -1),
             (.ok, COLOR_GREEN, -1), (.swatch, -1, -1),
         ]
-        for (pair, fg, bg) in table { init_pair(Int16(pair.rawValue), Int16(fg), Int16(bg)) }
+        for (pair, fg, bg) in table { _ = cnc_init_extended_pair(pair.rawValue, fg, bg) }
         // 16 and 8 colours: one pair per (foreground, background), index 16 (or 8) being the default colour.
         if colorMode == .indexed16 || colorMode == .indexed8 {
             let n: Int32 = colorMode == .indexed16 ? 16 : 8
@@ -261,7 +292,7 @@ public enum TerminalPalette {
         let g = Int((min(max(green, 0), 1) * 255).rounded())
         let b = Int((min(max(blue, 0), 1) * 255).rounded())
         switch mode {
-        case .truecolor: return Int32(r << 16 | g << 8 | b)
+        case .truecolor: return direct(Int32(r << 16 | g << 8 | b))
         case .indexed256:
             // The 6×6×6 cube of xterm's palette, or its grey ramp when that is closer.
             let levels = [0, 95, 135, 175, 215, 255]
@@ -281,6 +312,10 @@ public enum TerminalPalette {
     }
 
     private static func sq(_ v: Int) -> Int { v * v }
+
+    /// A packed RGB colour as a direct-colour terminal number: numbers below 8 mean the eight ANSI colours
+    /// (the theme's, e.g. red for 1), so the near-blacks #000000–#000007 are sent as #000008.
+    @inline(__always) public static func direct(_ packed: Int32) -> Int32 { packed >= 0 && packed < 8 ? 8 : packed }
 }
 
 /// An error the explorer shows as a message (not a crash).
