@@ -93,7 +93,7 @@ public final class Explorer {
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state
         renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode)
-        var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 }
+        var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 } + samples.warnings
         // A session that died (a crash, or stuck and killed) on a filter may have died of its saved values:
         // start that filter from its defaults rather than dying again on every launch.
         if let filter = ExplorerState.unfinishedSession(at: stateURL), state.values[filter] != nil {

@@ -38,6 +38,9 @@ import Testing
         let stored = decoded.image.extent
         #expect(stored.width == (orientation >= 5 ? 32 : 48) && decoded.properties.pixelWidth == Int(stored.width))
         try expectUpright(decoded.image.oriented(forExifOrientation: orientation), "orientation \(orientation)")
+        // The same in one step, as CIImage(data:options: [.applyOrientationProperty: true]) needs it.
+        let upright = try ImageFile.decode(try fixture("orientation-\(orientation).jpg"), options: .init(applyOrientation: true))
+        try expectUpright(upright.image, "orientation \(orientation) applied while decoding")
     }
 
     @Test func pngExifChunkGivesTheOrientation() throws {

@@ -38,11 +38,16 @@ public enum ImageFile {
         /// The most pixels a file may declare; a header declaring more is refused before any pixel memory is
         /// allocated (a 10 KB file can declare 16000×16000 pixels, 1 GB once decoded).
         public var maximumPixels: Int
+        /// Turn the image upright from its EXIF orientation (Core Image's `.applyOrientationProperty`); the
+        /// properties still report the file's orientation and stored size, as ImageIO's do.
+        public var applyOrientation: Bool
 
         /// The default limit: `CIFILTERTEST_MAX_PIXELS` when set (the same variable as the render budget), else
         /// `defaultMaximumPixels`.
-        public init(maximumPixels: Int = DecodeOptions.environmentMaximumPixels ?? DecodeOptions.defaultMaximumPixels) {
+        public init(maximumPixels: Int = DecodeOptions.environmentMaximumPixels ?? DecodeOptions.defaultMaximumPixels,
+                    applyOrientation: Bool = false) {
             self.maximumPixels = maximumPixels
+            self.applyOrientation = applyOrientation
         }
 
         /// 2^27 pixels (134 megapixels, e.g. 16384×8192): above every camera but medium-format backs; 512 MB
@@ -102,7 +107,8 @@ public enum ImageFile {
         }
         let properties = ImageProperties(format: format, decoded: decoded)
         let image = makeImage(decoded, encoding: properties.colorEncoding)
-        return Decoded(image: image, properties: properties)
+        let shown = options.applyOrientation ? image.oriented(forExifOrientation: properties.orientation) : image
+        return Decoded(image: shown, properties: properties)
     }
 
     static func tooLargeMessage(width: Int, height: Int, limit: Int) -> String {
