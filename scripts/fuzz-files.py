@@ -130,6 +130,13 @@ class Corpus:
         self.render_input("interlaced PNG", self.write("interlaced.png", interlaced(photo)), "ok")
         grey16 = b"".join(b"\0" + b"".join(struct.pack(">H", (x * 700 + y * 13) & 0xFFFF) for x in range(96)) for y in range(96))
         self.render_input("16-bit grey PNG", self.write("grey16.png", png_bytes(96, 96, depth=16, raw=grey16)), "ok")
+        # Untagged 16-bit is sRGB-encoded: 64×257 must come out as 64 in 8 bits (read as linear light it was 137).
+        flat16 = b"".join(b"\0" + struct.pack(">H", 64 * 257) * 8 for _ in range(8))
+        out16 = self.path("flat16-out.png")
+        self.add("untagged 16-bit PNG keeps its values", ["render", "CIExposureAdjust", "inputEV=0", "-i",
+                 self.write("flat16.png", png_bytes(8, 8, depth=16, raw=flat16)), "-o", out16], "ok",
+                 check=lambda r: abs(Image.open(out16).convert("L").getpixel((4, 4)) - 64) <= 1
+                 or f"64 came out as {Image.open(out16).convert('L').getpixel((4, 4))}")
         self.render_input("CMYK JPEG", save(photo.convert("CMYK"), p("cmyk.jpg"), quality=90), "ok")
         self.render_input("progressive JPEG", save(photo, p("progressive.jpg"), quality=90, progressive=True), "ok")
         self.render_input("greyscale JPEG", save(photo.convert("L"), p("grey.jpg"), quality=90), "ok")
@@ -153,7 +160,10 @@ class Corpus:
             self.render_input(f"name with {label}", save(photo, p(name)), "ok")
         self.render_input("name with an OSC 52 sequence (missing)", p("\x1b]52;c;aGVsbG8=\x07.png"), "error")
         if not self.quick:
-            self.render_input("12000x12000 PNG", save(Image.new("RGB", (12000, 12000), (30, 60, 90)), p("big.png")), "ok")
+            # Under the default decode limit (2^27 pixels) and over it.
+            self.render_input("11000x11000 PNG", save(Image.new("RGB", (11000, 11000), (30, 60, 90)), p("big.png")), "ok")
+            self.render_input("12000x12000 PNG (over the default limit)", save(Image.new("RGB", (12000, 12000), (30, 60, 90)), p("bigger.png")),
+                              "error", check=None)
 
         # Outputs.
         sepia = ["render", "CISepiaTone", "-i", good_png]

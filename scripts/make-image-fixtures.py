@@ -6,6 +6,7 @@ to remake them; the tests read the committed files, so CI needs no Pillow):
   top-right, blue bottom-left, white bottom-right), stored turned so that EXIF orientation N turns it upright.
 - orientation-6.png: the same with orientation 6 in a PNG eXIf chunk.
 - icc-srgb.jpg, icc-lab.jpg: a JPEG carrying an sRGB profile, and one carrying a non-sRGB profile (Lab).
+- icc-wide.png: an RGB profile not named sRGB in an iCCP chunk; icc-lab.png: a Lab profile, invalid in an RGB PNG.
 - dpi-300.jpg: JFIF density 300 dpi.
 """
 import io
@@ -59,6 +60,13 @@ def main():
     lab = ImageCms.ImageCmsProfile(ImageCms.createProfile("LAB")).tobytes()
     picture.save(os.path.join(OUT, "icc-srgb.jpg"), quality=95, icc_profile=srgb)
     picture.save(os.path.join(OUT, "icc-lab.jpg"), quality=95, icc_profile=lab)
+    # libpng drops a Lab profile in an RGB PNG as invalid (reported as such); an RGB profile with another name:
+    # the sRGB one renamed (same length).
+    wide = srgb.replace(b"sRGB built-in", b"Wide gamut 13")  # ICC v2 text
+    wide = wide.replace("sRGB built-in".encode("utf-16-be"), "Wide gamut 13".encode("utf-16-be"))  # v4 mluc
+    assert wide != srgb
+    picture.save(os.path.join(OUT, "icc-wide.png"), icc_profile=wide)
+    picture.save(os.path.join(OUT, "icc-lab.png"), icc_profile=lab)
     picture.save(os.path.join(OUT, "dpi-300.jpg"), quality=95, dpi=(300, 300))
     print(f"wrote fixtures to {os.path.normpath(OUT)}")
 

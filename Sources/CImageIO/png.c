@@ -9,6 +9,7 @@ typedef struct {
     const unsigned char *data;
     size_t size, offset;
     char message[200];
+    char icc_problem[160];
 } png_source;
 
 static void on_png_error(png_structp png, png_const_charp message) {
@@ -17,7 +18,11 @@ static void on_png_error(png_structp png, png_const_charp message) {
     png_longjmp(png, 1);
 }
 
-static void on_png_warning(png_structp png, png_const_charp message) { (void)png; (void)message; }
+static void on_png_warning(png_structp png, png_const_charp message) {
+    // Warnings are recovered from; the one kept is a dropped colour profile, which the caller reports.
+    png_source *source = (png_source *)png_get_error_ptr(png);
+    if (strstr(message, "iCCP") && !source->icc_problem[0]) snprintf(source->icc_problem, sizeof source->icc_problem, "%s", message);
+}
 
 static void read_from_memory(png_structp png, png_bytep target, png_size_t count) {
     png_source *source = (png_source *)png_get_io_ptr(png);
@@ -28,7 +33,7 @@ static void read_from_memory(png_structp png, png_bytep target, png_size_t count
 
 int cimageio_decode_png(const void *data, size_t size, unsigned long long max_pixels, cimageio_image *out) {
     memset(out, 0, sizeof *out);
-    png_source source = { data, size, 0, {0} };
+    png_source source = { data, size, 0, {0}, {0} };
     png_structp png = png_create_read_struct(PNG_LIBPNG_VER_STRING, &source, on_png_error, on_png_warning);
     png_infop info = png ? png_create_info_struct(png) : NULL;
     if (!png || !info) {
@@ -144,6 +149,7 @@ int cimageio_decode_png(const void *data, size_t size, unsigned long long max_pi
     png_read_end(png, NULL);
 done:
     free(rows);
+    snprintf(out->icc_problem, sizeof out->icc_problem, "%s", source.icc_problem);
     out->pixels = pixels;
     png_destroy_read_struct(&png, &info, NULL);
     return 0;

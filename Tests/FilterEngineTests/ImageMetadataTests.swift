@@ -67,6 +67,10 @@ import Testing
         let lab = try ImageFile.decode(try fixture("icc-lab.jpg")).properties
         #expect(lab.profileName == "Lab identity built-in")
         #expect(lab.warnings.count == 1 && lab.warnings[0].contains("Lab identity built-in") && lab.warnings[0].contains("not applied"))
+        let png = try ImageFile.decode(try fixture("icc-wide.png")).properties
+        #expect(png.iccProfile != nil && png.profileName == "Wide gamut 13" && png.warnings.count == 1, "\(png.warnings)")
+        let invalid = try ImageFile.decode(try fixture("icc-lab.png")).properties
+        #expect(invalid.iccProfile == nil && invalid.warnings.count == 1 && invalid.warnings[0].contains("invalid"), "\(invalid.warnings)")
     }
 
     @Test func encodeAndDecodeInMemory() throws {

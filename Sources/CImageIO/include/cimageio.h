@@ -22,6 +22,7 @@ typedef struct {
     unsigned char *icc;      // an embedded ICC profile (PNG iCCP, JPEG APP2), or NULL
     size_t icc_length;
     char icc_name[80];       // PNG: the iCCP chunk's profile name
+    char icc_problem[160];   // PNG: why libpng dropped an iCCP chunk (an invalid profile), or empty
     unsigned char *exif;     // EXIF data as a TIFF structure ("II*\0" or "MM\0*"), or NULL
     size_t exif_length;
     double dpi_x, dpi_y;     // from PNG pHYs or JPEG JFIF density; 0 when absent

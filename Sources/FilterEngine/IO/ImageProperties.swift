@@ -76,6 +76,9 @@ public struct ImageProperties: Sendable, Equatable {
             if !name.localizedCaseInsensitiveContains("srgb") {
                 warnings.append("its ICC colour profile \"\(name)\" is not applied: the pixels are read as sRGB")
             }
+        } else if case let problem = ImageFile.cString(decoded.icc_problem), !problem.isEmpty {
+            colorEncoding = .sRGB
+            warnings.append("its ICC colour profile is invalid and was ignored (\(problem)): the pixels are read as sRGB")
         } else if let gamma, gamma > 0 {
             if abs(gamma - 1) < 0.01 {
                 colorEncoding = .linear

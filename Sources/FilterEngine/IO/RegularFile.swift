@@ -108,9 +108,13 @@ public enum RegularFile {
         renamed = true
     }
 
+    /// The process's umask, read from /proc (setting it to read it would race with other threads creating files).
     private static func currentUmask() -> mode_t {
-        let mask = umask(0o022)
-        umask(mask)
-        return mask
+        if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
+           let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
+           let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) {
+            return value
+        }
+        return 0o022
     }
 }
