@@ -14,6 +14,7 @@ struct CIFilterTest: ParsableCommand {
     /// ArgumentParser's main, with every error message passed through `Diagnostics.message` on its way out:
     /// the one place where the command line prints errors, so no user text reaches the terminal raw.
     static func main() {
+        quietCrashReporter()
         do {
             var command = try parseAsRoot()
             try command.run()
@@ -28,6 +29,21 @@ struct CIFilterTest: ParsableCommand {
             }
             Foundation.exit(code.rawValue)
         }
+    }
+}
+
+extension CIFilterTest {
+    /// The Swift runtime's crash reporter reads `SWIFT_BACKTRACE` once, at start-up, and on a terminal it is
+    /// interactive: it would print over the explorer's interface and wait for a key ("Press space to
+    /// interact…"), and stop a command run by hand for 30 s. So on a terminal the program runs itself again, once,
+    /// with `interactive=no` added (the person's other settings kept): a crash then prints its backtrace and exits
+    /// (in the explorer after its crash handler has restored the terminal).
+    static func quietCrashReporter() {
+        let current = ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] ?? ""
+        guard isatty(STDIN_FILENO) != 0 || isatty(STDERR_FILENO) != 0, !current.contains("interactive=") else { return }
+        setenv("SWIFT_BACKTRACE", current.isEmpty ? "interactive=no" : current + ",interactive=no", 1)
+        execv("/proc/self/exe", CommandLine.unsafeArgv)
+        // Still here: exec failed; the program runs as it is.
     }
 }
 

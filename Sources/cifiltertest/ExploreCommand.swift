@@ -42,7 +42,6 @@ struct ExploreCommand: ParsableCommand {
         guard colors.lowercased() == "auto" || forced != nil else {
             throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none")
         }
-        Self.quietCrashReporter()
         do {
             let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced))
             // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
@@ -54,17 +53,5 @@ struct ExploreCommand: ParsableCommand {
         } catch let error as FilterExplorerError {
             throw ValidationError(error.message)
         }
-    }
-
-    /// The Swift runtime's crash reporter reads `SWIFT_BACKTRACE` once, at start-up, and on a terminal it is
-    /// interactive: it would print over the interface and wait for a key ("Press space to interact…"). So the
-    /// explorer runs itself again, once, with `interactive=no` added (the person's other settings kept): a crash
-    /// then restores the terminal (the explorer's crash handler runs first) and prints its backtrace below.
-    static func quietCrashReporter() {
-        let current = ProcessInfo.processInfo.environment["SWIFT_BACKTRACE"] ?? ""
-        guard isatty(STDIN_FILENO) != 0, !current.contains("interactive=") else { return }
-        setenv("SWIFT_BACKTRACE", current.isEmpty ? "interactive=no" : current + ",interactive=no", 1)
-        execv("/proc/self/exe", CommandLine.unsafeArgv)
-        // Still here: exec failed; the explorer runs as it is.
     }
 }
