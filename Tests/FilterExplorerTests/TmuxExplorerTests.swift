@@ -277,7 +277,7 @@ struct Tmux {
     }
 
     /// Runs the binary with `arguments` in a 120×40 pane; the shell prints its exit status and stays open.
-    func start(_ arguments: [String], environment: [String: String] = [:]) throws {
+    func start(_ arguments: [String], environment: [String: String] = [:], tmuxConfig: String = "/dev/null") throws {
         let binary = try Self.binary()
         let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // A clean environment: no NO_COLOR or COLORTERM from whoever runs the tests.
@@ -291,7 +291,7 @@ struct Tmux {
             + "\(command); echo EXITED:$?; "
             + "case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac; exec sleep 600"
         // Not captured: the server forked here would hold the pipe open and reading it would never end.
-        try run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
+        try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
                 capture: false)
     }
 
@@ -310,6 +310,11 @@ struct Tmux {
 
     func capture(colors: Bool = false) throws -> String {
         try run(["capture-pane", "-p", "-t", "main"] + (colors ? ["-e"] : []))
+    }
+
+    /// tmux's paste buffers (an OSC 52 sequence written to the pane would add one).
+    func buffers() throws -> String {
+        try run(["list-buffers"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func format(_ variable: String) throws -> String {
@@ -533,6 +538,31 @@ struct TmuxExplorerStateTests {
         try tmux.quitAndCheckRestored()
         #expect(!FileManager.default.fileExists(atPath: stateDirectory.appendingPathComponent("state.json.open").path),
                 "a normal exit removes the session marker")
+    }
+
+    /// A value holding an OSC 52 sequence (set the clipboard) is drawn escaped: the terminal (tmux, which
+    /// honours OSC 52 into its paste buffers) never receives it.
+    @Test func controlSequencesInValuesAreDrawnEscaped() throws {
+        let tmux = try Tmux(name: "osc52")
+        defer { tmux.kill() }
+        let stateDirectory = tmux.stateDirectory.appendingPathComponent("cifiltertest")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let state: [String: Any] = [
+            "version": 1, "lastFilter": "CITextImageGenerator",
+            "values": ["CITextImageGenerator": ["inputText": "hi\u{1b}]52;c;aGVsbG8=\u{07}\u{1b}[2J"]],
+        ]
+        try JSONSerialization.data(withJSONObject: state).write(to: stateDirectory.appendingPathComponent("state.json"))
+        // tmux turns an OSC 52 sequence from the program into a paste buffer with set-clipboard on.
+        let config = tmux.stateDirectory.appendingPathComponent("tmux.conf")
+        try "set -g set-clipboard on\n".write(to: config, atomically: true, encoding: .utf8)
+        try tmux.start(["explore"], tmuxConfig: config.path)
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the text value is shown escaped") {
+            $0.contains("Inputs: Text Image") && $0.contains("hi\\e]52;c;aGVsbG8=^G\\e[2J")
+        }
+        let buffers = try tmux.buffers()
+        #expect(buffers.isEmpty, "the terminal received an OSC 52 sequence: \(buffers)")
+        try tmux.quitAndCheckRestored()
     }
 }
 
