@@ -1,5 +1,6 @@
 #include "cterminalsignals.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <signal.h>
 #include <string.h>
 #include <termios.h>
@@ -33,6 +34,10 @@ void cts_set_restore_sequence(const char *bytes, size_t length) {
 
 void cts_restore_terminal(void) {
     if (terminal_fd < 0) return;
+    // Never wait on the terminal here: output stopped (flow control) or a full buffer must not hang the
+    // handler, so the write is non-blocking (the flag put back after) and the settings apply at once.
+    int flags = fcntl(terminal_fd, F_GETFL);
+    if (flags >= 0) fcntl(terminal_fd, F_SETFL, flags | O_NONBLOCK);
     size_t done = 0, total = (size_t)restore_length;
     while (done < total) {
         ssize_t n = write(terminal_fd, restore_bytes + done, total - done);
@@ -40,7 +45,8 @@ void cts_restore_terminal(void) {
         if (n <= 0) break;
         done += (size_t)n;
     }
-    if (have_termios) tcsetattr(terminal_fd, TCSAFLUSH, &saved_termios);
+    if (flags >= 0) fcntl(terminal_fd, F_SETFL, flags);
+    if (have_termios) tcsetattr(terminal_fd, TCSANOW, &saved_termios);
 }
 
 /// Restores the terminal and dies of `sig` with its default action (so the parent sees 128+sig).

@@ -248,6 +248,19 @@ struct TmuxExplorerTests {
         try tmux.expectRestored()
     }
 
+    /// Ctrl-S (XOFF) must not freeze the interface: flow control is off while the explorer runs, on again after.
+    @Test func ctrlSDoesNotFreezeTheInterface() throws {
+        let tmux = try Tmux(name: "xoff")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        tmux.send("C-s")
+        tmux.send("?")
+        try tmux.waitFor("the help still opens after Ctrl-S", timeout: 5) { $0.contains("Keys (any key closes)") }
+        tmux.send("Escape")
+        try tmux.quitAndCheckRestored()
+    }
+
     @Test func helpThenCtrlC() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }

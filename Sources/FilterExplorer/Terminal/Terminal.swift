@@ -103,6 +103,14 @@ public final class Terminal {
         cbreak()
         noecho()
         nonl()
+        // Ctrl-S is a key here, not XOFF: with flow control on it would stop all output and the interface
+        // would look frozen. (The terminal's own setting comes back on exit.)
+        var settings = termios()
+        if tcgetattr(STDIN_FILENO, &settings) == 0 {
+            settings.c_iflag &= ~tcflag_t(IXON)
+            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+            def_prog_mode()
+        }
         keypad(cnc_stdscr(), true)
         curs_set(0)
         // A bare Esc must cancel at once, not after ncurses' default one-second wait for a sequence.
