@@ -38,6 +38,9 @@ let package = Package(
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
 
+        // The explorer's signal handlers: one C file, so the handler and the interface loop share one flag.
+        .target(name: "CTerminalSignals"),
+
         // Turns filters.json into a Swift string at build time, so the binary carries its catalogue.
         .executableTarget(name: "embed-catalog", path: "Sources/embed-catalog"),
         .plugin(name: "EmbedCatalog", capability: .buildTool(), dependencies: ["embed-catalog"]),
@@ -67,7 +70,7 @@ let package = Package(
         .plugin(name: "GenerateFilterBuiltins", capability: .buildTool(), dependencies: ["generate-filter-builtins"]),
         .target(
             name: "FilterExplorer",
-            dependencies: ["FilterEngine", "CNcursesW", "CChafa"]
+            dependencies: ["FilterEngine", "CNcursesW", "CChafa", "CTerminalSignals"]
         ),
         .executableTarget(
             name: "cifiltertest",

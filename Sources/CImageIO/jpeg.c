@@ -21,13 +21,8 @@ static void on_warning(j_common_ptr info, int level) {
     (void)info; (void)level;  // corrupt-data warnings: libjpeg recovers, and so do we
 }
 
-int cimageio_read_jpeg(const char *path, cimageio_image *out) {
+int cimageio_decode_jpeg(const void *data, size_t size, unsigned long long max_pixels, cimageio_image *out) {
     memset(out, 0, sizeof *out);
-    FILE *file = fopen(path, "rb");
-    if (!file) {
-        snprintf(out->error, sizeof out->error, "cannot open the file");
-        return 1;
-    }
     struct jpeg_decompress_struct info;
     error_manager errors;
     char message[JMSG_LENGTH_MAX] = {0};
@@ -42,17 +37,45 @@ int cimageio_read_jpeg(const char *path, cimageio_image *out) {
         jpeg_destroy_decompress(&info);
         free(pixels);
         free(row);
-        fclose(file);
         return 1;
     }
     jpeg_create_decompress(&info);
-    jpeg_stdio_src(&info, file);
+    jpeg_mem_src(&info, (const unsigned char *)data, (unsigned long)size);
+    jpeg_save_markers(&info, JPEG_APP0 + 1, 0xFFFF);  // EXIF
+    jpeg_save_markers(&info, JPEG_APP0 + 2, 0xFFFF);  // ICC profile
     jpeg_read_header(&info, TRUE);
-    if ((unsigned long long)info.image_width * info.image_height > CIMAGEIO_MAX_PIXELS) {
-        snprintf(message, sizeof message, "image size %ux%u is too large", info.image_width, info.image_height);
+    out->width = (int)info.image_width;
+    out->height = (int)info.image_height;
+    out->declared_pixels = (unsigned long long)info.image_width * info.image_height;
+    if (out->declared_pixels > max_pixels) {
+        out->too_large = 1;
+        snprintf(message, sizeof message, "too large");
         longjmp(errors.jump, 1);
     }
+    out->bit_depth = info.data_precision;
     int cmyk = info.jpeg_color_space == JCS_CMYK || info.jpeg_color_space == JCS_YCCK;
+    out->color_model = cmyk ? CIMAGEIO_CMYK : info.jpeg_color_space == JCS_GRAYSCALE ? CIMAGEIO_GRAY : CIMAGEIO_RGB;
+    for (jpeg_saved_marker_ptr marker = info.marker_list; marker; marker = marker->next) {
+        if (marker->marker == JPEG_APP0 + 1 && !out->exif && marker->data_length > 6 &&
+            memcmp(marker->data, "Exif\0\0", 6) == 0) {
+            out->exif = malloc(marker->data_length - 6);
+            if (out->exif) {
+                memcpy(out->exif, marker->data + 6, marker->data_length - 6);
+                out->exif_length = marker->data_length - 6;
+            }
+        }
+    }
+    JOCTET *icc = NULL;
+    unsigned int icc_length = 0;
+    if (jpeg_read_icc_profile(&info, &icc, &icc_length) && icc) {
+        out->icc = icc;  // malloc'd by libjpeg: ours to free
+        out->icc_length = icc_length;
+    }
+    if (info.saw_JFIF_marker && info.X_density > 0 && info.Y_density > 0 && (info.density_unit == 1 || info.density_unit == 2)) {
+        double scale = info.density_unit == 1 ? 1 : 2.54;  // dots per inch or per centimetre
+        out->dpi_x = info.X_density * scale;
+        out->dpi_y = info.Y_density * scale;
+    }
     info.out_color_space = cmyk ? JCS_CMYK : JCS_EXT_RGBA;
     jpeg_start_decompress(&info);
     size_t width = info.output_width, height = info.output_height;
@@ -82,7 +105,6 @@ int cimageio_read_jpeg(const char *path, cimageio_image *out) {
     jpeg_finish_decompress(&info);
     jpeg_destroy_decompress(&info);
     free(row);
-    fclose(file);
     out->width = (int)width;
     out->height = (int)height;
     out->is16bit = 0;
@@ -90,26 +112,25 @@ int cimageio_read_jpeg(const char *path, cimageio_image *out) {
     return 0;
 }
 
-int cimageio_write_jpeg(const char *path, const uint8_t *rgba, int width, int height, int quality, char error[256]) {
-    FILE *file = fopen(path, "wb");
-    if (!file) {
-        snprintf(error, 256, "cannot create the file");
-        return 1;
-    }
+int cimageio_encode_jpeg(const uint8_t *rgba, int width, int height, int quality, cimageio_buffer *out, char error[256]) {
     struct jpeg_compress_struct info;
     error_manager errors;
     char message[JMSG_LENGTH_MAX] = {0};
     info.err = jpeg_std_error(&errors.base);
     errors.base.error_exit = on_error;
     errors.message = message;
+    unsigned char *volatile buffer = NULL;  // volatile: still right after a longjmp
+    unsigned long size = 0;
+    out->data = NULL;
+    out->size = 0;
     if (setjmp(errors.jump)) {
         snprintf(error, 256, "%s", message);
         jpeg_destroy_compress(&info);
-        fclose(file);
+        free(buffer);
         return 1;
     }
     jpeg_create_compress(&info);
-    jpeg_stdio_dest(&info, file);
+    jpeg_mem_dest(&info, (unsigned char **)&buffer, &size);
     info.image_width = (JDIMENSION)width;
     info.image_height = (JDIMENSION)height;
     info.input_components = 4;
@@ -123,9 +144,7 @@ int cimageio_write_jpeg(const char *path, const uint8_t *rgba, int width, int he
     }
     jpeg_finish_compress(&info);
     jpeg_destroy_compress(&info);
-    if (fclose(file) != 0) {
-        snprintf(error, 256, "cannot finish writing the file");
-        return 1;
-    }
+    out->data = buffer;
+    out->size = size;
     return 0;
 }

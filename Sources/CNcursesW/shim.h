@@ -67,43 +67,15 @@ static inline int cnc_get_wch(int *ch) {
     return status;
 }
 
-// Signals. SIGINT, SIGTERM and SIGHUP only set a flag: the interface loop wakes every few milliseconds, sees it
-// and leaves through its normal exit path (terminal restored, state saved). Crash signals restore the terminal
-// here, then re-raise so the process still dies with the right status and core dump.
-#include <signal.h>
-#include <pthread.h>
-#include <unistd.h>
-static volatile sig_atomic_t cnc_signal_received = 0;
-static void cnc_on_quit_signal(int sig) { cnc_signal_received = sig; }
-static void cnc_on_crash_signal(int sig) {
-    endwin();
-    signal(sig, SIG_DFL);
-    raise(sig);
+/// A terminfo string capability, or NULL when the terminal has none (tigetstr's (char *)-1 included).
+static inline const char *cnc_tigetstr(const char *name) {
+    char *value = tigetstr((char *)name);
+    return value == (char *)-1 ? 0 : value;
 }
-static inline void cnc_install_signal_handlers(void) {
-    struct sigaction quit;
-    sigemptyset(&quit.sa_mask);
-    quit.sa_flags = 0;
-    quit.sa_handler = cnc_on_quit_signal;
-    sigaction(SIGINT, &quit, 0);
-    sigaction(SIGTERM, &quit, 0);
-    sigaction(SIGHUP, &quit, 0);
-    int crashes[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
-    for (unsigned i = 0; i < sizeof crashes / sizeof crashes[0]; i++) signal(crashes[i], cnc_on_crash_signal);
-    // A parent may have started us with these blocked (a mask is inherited): we must see them to quit.
-    sigset_t wanted;
-    sigemptyset(&wanted);
-    sigaddset(&wanted, SIGINT);
-    sigaddset(&wanted, SIGTERM);
-    sigaddset(&wanted, SIGHUP);
-    sigaddset(&wanted, SIGWINCH);
-    pthread_sigmask(SIG_UNBLOCK, &wanted, 0);
-}
-static inline void cnc_restore_default_signals(void) {
-    int all[] = { SIGINT, SIGTERM, SIGHUP, SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, SIGFPE };
-    for (unsigned i = 0; i < sizeof all / sizeof all[0]; i++) signal(all[i], SIG_DFL);
-}
-static inline int cnc_pending_signal(void) { return cnc_signal_received; }
+/// A terminfo boolean (1), absent (0) or not a boolean (-1).
+static inline int cnc_tigetflag(const char *name) { return tigetflag((char *)name); }
+/// A terminfo number, or -1/-2 when absent or not a number.
+static inline int cnc_tigetnum(const char *name) { return tigetnum((char *)name); }
 
 /// Draws a wide-character string clipped by ncurses at the window edge.
 static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int pair, attr_t attrs) {
@@ -116,4 +88,23 @@ static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int p
 /// newterm on the process's own stdout/stdin (Swift 6 cannot touch the C `stdout` global safely).
 static inline SCREEN *cnc_newterm(const char *term) { return newterm(term, stdout, stdin); }
 static inline int cnc_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
+
+// Last: term.h defines many short macros (lines, columns ...) that must not touch the code above.
+#include <ncursesw/term.h>
+/// Reads a terminal description without starting curses: its colour count and whether it declares direct colour
+/// (the RGB or tmux's Tc capability). Returns 0, or -1 when the terminal type is unknown.
+static inline int cnc_probe_terminal(const char *term, int *colors, int *rgb) {
+    TERMINAL *saved = cur_term;
+    int error = 0;
+    if (setupterm((char *)term, 1, &error) != OK) {
+        set_curterm(saved);
+        return -1;
+    }
+    *colors = tigetnum((char *)"colors");
+    *rgb = tigetflag((char *)"RGB") == 1 || tigetflag((char *)"Tc") == 1;
+    TERMINAL *probe = cur_term;
+    set_curterm(saved);
+    del_curterm(probe);
+    return 0;
+}
 #endif

@@ -7,11 +7,14 @@ public struct ExplorerOptions: Sendable {
     public var filterName: String?
     /// Where state is saved (nil: the XDG default).
     public var stateURL: URL?
+    /// The colour depth to use instead of the one the terminal announces (`--colors`).
+    public var colors: ColorMode?
 
-    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil) {
+    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil) {
         self.imagePath = imagePath
         self.filterName = filterName
         self.stateURL = stateURL
+        self.colors = colors
     }
 }
 
@@ -93,7 +96,13 @@ public final class Explorer {
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state
         renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode)
-        let warnings = [terminal.termWarning, loaded.warning].compactMap { $0 }
+        var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 } + samples.warnings
+        // A session that died (a crash, or stuck and killed) on a filter may have died of its saved values:
+        // start that filter from its defaults rather than dying again on every launch.
+        if let filter = ExplorerState.unfinishedSession(at: stateURL), state.values[filter] != nil {
+            state.values[filter] = nil
+            warnings.append("the last session ended abruptly on \(filter): its saved values were not restored")
+        }
         if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
         let start = [options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
             .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
@@ -109,7 +118,7 @@ public final class Explorer {
     public static func run(_ options: ExplorerOptions) throws -> Int32 {
         // Read the images before touching the terminal, so a missing file is a plain error message.
         let samples = try SampleLibrary(imagePath: options.imagePath)
-        let terminal = try Terminal()
+        let terminal = try Terminal(forcedColors: options.colors)
         defer { terminal.stop() }
         let explorer = Explorer(options: options, samples: samples, terminal: terminal)
         defer { explorer.renderer.stop() }
@@ -172,7 +181,9 @@ public final class Explorer {
                 if let saved = state.values[name] {
                     let warnings = made.restore(saved)
                     if !warnings.isEmpty {
-                        message = Message(text: "saved values ignored: " + warnings.joined(separator: "; "), isError: true)
+                        // After any warning from the start (an unreadable state, a session that died).
+                        let text = "saved values ignored: " + warnings.joined(separator: "; ")
+                        message = Message(text: [message?.text, text].compactMap { $0 }.joined(separator: "; "), isError: true)
                     }
                 }
                 sessions[name] = made
@@ -186,6 +197,7 @@ public final class Explorer {
         controlScroll = 0
         animating = nil
         state.lastFilter = name
+        ExplorerState.markSession(at: stateURL, filter: name)
         needsRender = true
     }
 
@@ -210,7 +222,10 @@ public final class Explorer {
             let values = session.persistedValues()
             state.values[name] = values.isEmpty ? nil : values
         }
-        do { try state.save(to: stateURL) } catch {
+        do {
+            try state.save(to: stateURL)
+            ExplorerState.markSession(at: stateURL, filter: nil)
+        } catch {
             FileHandle.standardError.write(Data("cifiltertest: could not save \(stateURL.path): \(error)\n".utf8))
         }
     }

@@ -430,7 +430,9 @@ extension Explorer {
 
     /// A message over the status line, wrapped upwards over as many rows as it needs (at most four).
     private func drawMessage(_ message: Message, above bottom: Int, width: Int) {
-        let lines = wrap(" " + message.text, width: max(10, width - 1)).suffix(4)
+        // User text in messages (values, paths) is shortened here and escaped where it is drawn (Terminal.put).
+        let text = DisplayText.escaped(message.text, limit: max(DisplayText.defaultLimit, 3 * width))
+        let lines = wrap(" " + text, width: max(10, width - 1)).suffix(4)
         for (i, line) in lines.enumerated() {
             let y = bottom - lines.count + i
             terminal.fill(y, 0, width: width, .init(reverse: true))

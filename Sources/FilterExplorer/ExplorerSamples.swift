@@ -72,6 +72,8 @@ public final class SampleLibrary {
     /// The same size as the source, so masked filters line up.
     public let mask: Image
     private var cache: [String: Image] = [:]
+    /// What the source's file says that is not applied (an ICC profile other than sRGB), for the status line.
+    public let warnings: [String]
 
     public static let defaultSource = "astronaut.png"
     static let secondCandidates = ["coffee.png", "chelsea.png", "astronaut.png"]
@@ -90,7 +92,10 @@ public final class SampleLibrary {
                 pass an image: cifiltertest explore IMAGE
                 """)
         }
-        source = try ImageFile.read(sourcePath)
+        let loaded = try ImageFile.load(sourcePath)
+        source = loaded.image
+        let name = (sourcePath as NSString).lastPathComponent
+        warnings = loaded.properties.warnings.map { "\(name): \($0)" }
         guard !source.extent.isEmpty else { throw FilterExplorerError("\(sourcePath): the image is empty") }
         // The second sample is a bundled one different from the source; without samples, the source again.
         let sourceName = (sourcePath as NSString).lastPathComponent

@@ -83,8 +83,8 @@ public final class FilterSession {
 
     static func readCubeFile(_ path: String) throws -> (dimension: Int, data: [UInt8]) {
         let text: String
-        do { text = try String(contentsOfFile: path, encoding: .utf8) } catch {
-            throw FilterExplorerError("\(path): cannot read the file")
+        do { text = String(decoding: try RegularFile.read(path), as: UTF8.self) } catch {
+            throw FilterExplorerError("\(error)")
         }
         do { return try ColorCubeData.parseCubeFile(text) } catch {
             throw FilterExplorerError("\(path): \(error)")
@@ -390,7 +390,7 @@ public final class FilterSession {
         public func write(context: RenderContext) throws {
             switch contents {
             case .image(let image): try ImageFile.write(image, to: path, sixteenBit: true, context: context)
-            case .bytes(let bytes): try Data(bytes).write(to: URL(fileURLWithPath: path))
+            case .bytes(let bytes): try RegularFile.writeAtomically(Data(bytes), to: path)
             }
         }
     }

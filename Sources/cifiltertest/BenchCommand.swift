@@ -108,7 +108,8 @@ enum BenchCases {
                 "inputAngle": .number(3.14)]) }),
             // The kernel language against the same formulas written by hand (b and d).
             ("p warm fade in CIKL (same formula as b)", { try warmFadeKernelLanguage(source) }),
-            ("q CISepiaTone's matrix in CIKL (as d)", { try sepiaKernelLanguage(source) }),
+            ("q the sepia matrix in CIKL (as r)", { try sepiaKernelLanguage(source) }),
+            ("r the sepia matrix by CIColorMatrix", { try sepiaColorMatrix(source) }),
         ]
     }
 
@@ -133,6 +134,14 @@ enum BenchCases {
     }
 
     /// CISepiaTone at intensity 1 as kernel source: the matrix on premultiplied colour, as the built-in does.
+    /// The classic sepia matrix (CISepiaTone follows Apple's renders instead), by the built-in colour matrix.
+    static func sepiaColorMatrix(_ source: Image) throws -> Image {
+        try source.applyingFilter("CIColorMatrix", parameters: [
+            "inputRVector": .vector([0.393, 0.769, 0.189, 0]), "inputGVector": .vector([0.349, 0.686, 0.168, 0]),
+            "inputBVector": .vector([0.272, 0.534, 0.131, 0]),
+        ])
+    }
+
     static func sepiaKernelLanguage(_ source: Image) throws -> Image {
         let program = try KernelProgram(source: """
             kernel vec4 sepia(__sample s) {
@@ -142,8 +151,6 @@ enum BenchCases {
             """)
         return try program.kernels[0].apply(extent: source.extent, arguments: [.image(source)])
     }
-
-    // The issue asks for vignette intensity 1.2, but the catalogue's legal range (Apple's) ends at 1.
 
     /// Monochrome film grain around 1: CIRandomGenerator through a colour matrix (0.03 × noise + 0.97).
     static func grain(over extent: Rect) throws -> Image {

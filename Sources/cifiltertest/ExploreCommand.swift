@@ -21,6 +21,11 @@ struct ExploreCommand: ParsableCommand {
                                valueName: "name"))
     var filter: String?
 
+    @Option(help: ArgumentHelp(
+        "Colours: auto (as the terminal announces: NO_COLOR, COLORTERM, terminfo RGB/Tc, *-direct, its colour count), "
+            + "or force truecolor, 256, 16, 8 or none.", valueName: "depth"))
+    var colors = "auto"
+
     @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")
     var bench = false
 
@@ -35,8 +40,12 @@ struct ExploreCommand: ParsableCommand {
                                       only: filter.map { $0.split(separator: ",").map(String.init) })
             return
         }
+        let forced = colors.lowercased() == "auto" ? nil : ColorDepth.parse(colors)
+        guard colors.lowercased() == "auto" || forced != nil else {
+            throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none")
+        }
         do {
-            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter))
+            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced))
             // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
             // so the parent shell sees it (and stops a script on Ctrl-C) as with any other program.
             if signal != 0 {

@@ -86,6 +86,12 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
+    /// `--max-pixels` also bounds the pixels an input file may declare (as the environment variable does).
+    var decodeOptions: ImageFile.DecodeOptions {
+        guard let maxPixels, maxPixels >= 1, maxPixels < 1e18 else { return .init() }
+        return .init(maximumPixels: Int(maxPixels))
+    }
+
     func makeImage() throws -> Image {
         var chain = try RenderStep.parse(steps)
         if let recipe { chain = try RenderStep.load(recipe: recipe) + chain }
@@ -97,7 +103,11 @@ struct RenderCommand: ParsableCommand {
             }
             version = parsed
         }
-        var current: Image? = try input.map { try ImageFile.read($0) }
+        var current: Image? = try input.map { path in
+            let loaded = try ImageFile.load(path, options: decodeOptions)
+            for warning in loaded.properties.warnings { Diagnostics.warn("\(path): \(warning)") }
+            return loaded.image
+        }
         for step in chain {
             let filter = try Filter(named: step.filter)
             filter.coreImageVersion = version
@@ -143,7 +153,8 @@ struct RenderStep {
 
     static func load(recipe path: String) throws -> [RenderStep] {
         let usage = "\(path): a recipe is a JSON list of {\"filter\": NAME, \"inputs\": {KEY: VALUE}}"
-        guard let data = FileManager.default.contents(atPath: path) else { throw ValidationError("\(path): cannot read the recipe") }
+        let data: Data
+        do { data = try RegularFile.read(path) } catch { throw ValidationError("\(error)") }
         guard case .array(let entries)? = try? JSONValue.parse(data) else { throw ValidationError(usage) }
         func text(_ value: JSONValue) -> String? {
             switch value {

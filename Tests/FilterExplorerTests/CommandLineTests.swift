@@ -123,7 +123,7 @@ import Testing
     @Test func badCatalogueFilesFailWithTheLoadersMessage() throws {
         let missing = try run("list", "--catalog", "/nonexistent/filters.json")
         #expect(missing.status != 0)
-        #expect(missing.stderr.contains("/nonexistent/filters.json: cannot read the file"), "\(missing.stderr)")
+        #expect(missing.stderr.contains("/nonexistent/filters.json: no such file"), "\(missing.stderr)")
 
         let bad = FileManager.default.temporaryDirectory.appendingPathComponent("bad-catalog-\(UUID()).json")
         defer { try? FileManager.default.removeItem(at: bad) }

@@ -231,7 +231,53 @@ struct TmuxExplorerTests {
         try tmux.quitAndCheckRestored()
     }
 
-    @Test func ctrlCRestoresTheTerminal() throws {
+    /// Every quit signal, sent by `kill` or typed (Ctrl-C, Ctrl-\\): the terminal is restored (screen modes and
+    /// tty settings) and the program dies of the signal, so the shell sees 128+n.
+    @Test(arguments: [
+        ("TERM", SIGTERM, nil), ("INT", SIGINT, nil), ("HUP", SIGHUP, nil), ("QUIT", SIGQUIT, nil),
+        ("Ctrl-C", SIGINT, "C-c"), ("Ctrl-\\", SIGQUIT, "C-\\"),
+    ] as [(String, Int32, String?)])
+    func quitSignalsRestoreTheTerminal(name: String, signal: Int32, key: String?) throws {
+        let tmux = try Tmux(name: "signal-\(signal)-\(key == nil ? "kill" : "key")")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        if let key {
+            tmux.send(key)
+        } else {
+            Glibc.kill(try tmux.explorerPID(), signal)
+        }
+        try tmux.waitFor("\(name) ends it with status \(128 + signal)") { $0.contains("EXITED:\(128 + signal)") }
+        try tmux.expectRestored()
+    }
+
+    /// A crash: the explorer's handler restores the terminal before the Swift runtime's crash reporter runs, and
+    /// the reporter does not stop to wait for a key (the explorer starts it with interactive=no).
+    @Test func crashRestoresTheTerminalAndDoesNotWait() throws {
+        let tmux = try Tmux(name: "crash")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        Glibc.kill(try tmux.explorerPID(), SIGSEGV)
+        let screen = try tmux.waitFor("the crash ends it with status 139", timeout: 60) { $0.contains("EXITED:139") }
+        #expect(!screen.contains("Press space"))
+        try tmux.expectRestored()
+    }
+
+    /// Ctrl-S (XOFF) must not freeze the interface: flow control is off while the explorer runs, on again after.
+    @Test func ctrlSDoesNotFreezeTheInterface() throws {
+        let tmux = try Tmux(name: "xoff")
+        defer { tmux.kill() }
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        tmux.send("C-s")
+        tmux.send("?")
+        try tmux.waitFor("the help still opens after Ctrl-S", timeout: 5) { $0.contains("Keys (any key closes)") }
+        tmux.send("Escape")
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func helpThenCtrlC() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }
         try tmux.start(["explore"])
@@ -260,17 +306,21 @@ struct Tmux {
     }
 
     /// Runs the binary with `arguments` in a 120×40 pane; the shell prints its exit status and stays open.
-    func start(_ arguments: [String]) throws {
+    func start(_ arguments: [String], environment: [String: String] = [:], tmuxConfig: String = "/dev/null") throws {
         let binary = try Self.binary()
         let command = ([binary] + arguments).map { "'\($0)'" }.joined(separator: " ")
         // A clean environment: no NO_COLOR or COLORTERM from whoever runs the tests.
         // The shell traps SIGINT (a handler, not an ignore, so the explorer gets the default) to outlive a Ctrl-C
         // sent to the whole foreground group and report the explorer's status.
-        let script = "trap : INT; cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
-            + "XDG_STATE_HOME='\(stateDirectory.path)' "
-            + "\(command); echo EXITED:$?; exec sleep 600"
+        // QUIT too (Ctrl-\\); no core files. After the program the shell prints its status and whether the tty
+        // settings are back (canonical mode and echo on).
+        let script = "trap : INT QUIT; ulimit -c 0; cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
+            + "XDG_STATE_HOME='\(stateDirectory.path)' XDG_CACHE_HOME='\(stateDirectory.path)/cache' "
+            + environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
+            + "\(command); echo EXITED:$?; "
+            + "case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac; exec sleep 600"
         // Not captured: the server forked here would hold the pipe open and reading it would never end.
-        try run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
+        try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
                 capture: false)
     }
 
@@ -289,6 +339,11 @@ struct Tmux {
 
     func capture(colors: Bool = false) throws -> String {
         try run(["capture-pane", "-p", "-t", "main"] + (colors ? ["-e"] : []))
+    }
+
+    /// tmux's paste buffers (an OSC 52 sequence written to the pane would add one).
+    func buffers() throws -> String {
+        try run(["list-buffers"]).trimmingCharacters(in: .whitespacesAndNewlines)
     }
 
     func format(_ variable: String) throws -> String {
@@ -320,8 +375,11 @@ struct Tmux {
         try expectRestored()
     }
 
-    /// After curses: the alternate screen is left, the cursor shown, mouse reporting and keypad mode off.
+    /// After curses: the alternate screen is left, the cursor shown, mouse reporting and keypad mode off, and
+    /// the tty back in canonical mode with echo.
     func expectRestored() throws {
+        try waitFor("the shell reports the tty settings restored") { $0.contains("TTY:sane") || $0.contains("TTY:raw") }
+        #expect(try capture().contains("TTY:sane"))
         #expect(try format("#{alternate_on}") == "0")
         #expect(try format("#{cursor_flag}") == "1")
         #expect(try format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}") == "000")
@@ -463,4 +521,101 @@ struct Tmux {
 struct TmuxError: Error, CustomStringConvertible {
     let description: String
     init(_ description: String) { self.description = description }
+}
+
+/// Saved state that names bad images, and a session that died: the explorer starts, says why, and stays usable.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
+struct TmuxExplorerStateTests {
+    @Test func badSavedImagesAndADeadSessionStartWithWarnings() throws {
+        let tmux = try Tmux(name: "badstate")
+        defer { tmux.kill() }
+        let directory = tmux.stateDirectory.appendingPathComponent("folder.png")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        let fifo = tmux.stateDirectory.appendingPathComponent("pipe.png").path
+        #expect(mkfifo(fifo, 0o600) == 0)
+        let stateDirectory = tmux.stateDirectory.appendingPathComponent("cifiltertest")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let state: [String: Any] = [
+            "version": 1, "lastFilter": "CISepiaTone",
+            "values": [
+                "CISepiaTone": ["inputImage": "file:\(directory.path)", "inputIntensity": "0.5"],
+                "CIColorInvert": ["inputImage": "file:\(fifo)"],
+                "CIZoomBlur": ["inputAmount": "1e30"],
+            ],
+        ]
+        try JSONSerialization.data(withJSONObject: state).write(to: stateDirectory.appendingPathComponent("state.json"))
+        // The last session died on the zoom blur.
+        try Data("CIZoomBlur".utf8).write(to: stateDirectory.appendingPathComponent("state.json.open"))
+
+        try tmux.start(["explore"])
+        try tmux.waitFor("the explorer opens with both warnings") {
+            $0.contains("Inputs: Sepia Tone") && $0.contains("is a directory") && $0.contains("ended abruptly on CIZoomBlur")
+        }
+        tmux.send("/")
+        tmux.type("color invert")
+        tmux.send("Enter")
+        try tmux.waitFor("the FIFO is refused at once", timeout: 5) {
+            $0.contains("Inputs: Color Invert") && $0.contains("named pipe")
+        }
+        // The zoom blur starts from its defaults (its saved 1e30 was dropped).
+        tmux.send("/")
+        tmux.type("zoom blur")
+        tmux.send("Enter")
+        try tmux.waitFor("the zoom blur renders from its defaults") {
+            $0.contains("Inputs: Zoom Blur") && Tmux.value(of: "Amount", in: $0) == "20" && Tmux.statusLine($0).contains(" ms ")
+        }
+        try tmux.quitAndCheckRestored()
+        #expect(!FileManager.default.fileExists(atPath: stateDirectory.appendingPathComponent("state.json.open").path),
+                "a normal exit removes the session marker")
+    }
+
+    /// A value holding an OSC 52 sequence (set the clipboard) is drawn escaped: the terminal (tmux, which
+    /// honours OSC 52 into its paste buffers) never receives it.
+    @Test func controlSequencesInValuesAreDrawnEscaped() throws {
+        let tmux = try Tmux(name: "osc52")
+        defer { tmux.kill() }
+        let stateDirectory = tmux.stateDirectory.appendingPathComponent("cifiltertest")
+        try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
+        let state: [String: Any] = [
+            "version": 1, "lastFilter": "CITextImageGenerator",
+            "values": ["CITextImageGenerator": ["inputText": "hi\u{1b}]52;c;aGVsbG8=\u{07}\u{1b}[2J"]],
+        ]
+        try JSONSerialization.data(withJSONObject: state).write(to: stateDirectory.appendingPathComponent("state.json"))
+        // tmux turns an OSC 52 sequence from the program into a paste buffer with set-clipboard on.
+        let config = tmux.stateDirectory.appendingPathComponent("tmux.conf")
+        try "set -g set-clipboard on\n".write(to: config, atomically: true, encoding: .utf8)
+        try tmux.start(["explore"], tmuxConfig: config.path)
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the text value is shown escaped") {
+            $0.contains("Inputs: Text Image") && $0.contains("hi\\e]52;c;aGVsbG8=^G\\e[2J")
+        }
+        let buffers = try tmux.buffers()
+        #expect(buffers.isEmpty, "the terminal received an OSC 52 sequence: \(buffers)")
+        try tmux.quitAndCheckRestored()
+    }
+}
+
+/// Colour depth as terminals announce it, and the flag that forces it.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
+struct TmuxColorDepthTests {
+    @Test(arguments: [
+        ([:], [], "colours 256", "38;5;"),
+        (["COLORTERM": "truecolor"], [], "colours truecolor", "38;2;"),
+        (["COLORTERM": "24bit"], ["--colors", "16"], "colours 16", nil),
+        (["NO_COLOR": "1", "COLORTERM": "truecolor"], [], "colours monochrome", nil),
+        ([:], ["--colors", "truecolor"], "colours truecolor", "38;2;"),
+    ] as [([String: String], [String], String, String?)])
+    func announcedOrForcedDepth(environment: [String: String], flags: [String], header: String, sequence: String?) throws {
+        let tmux = try Tmux(name: "colors-\(header.split(separator: " ").last!)-\(flags.count)")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CISepiaTone"] + flags, environment: environment)
+        try tmux.waitFor("the header says \(header)") { $0.contains(header) && Tmux.statusLine($0).contains(" ms ") }
+        if let sequence {
+            try tmux.waitFor("the preview uses \(sequence) colours", colors: true) { $0.contains(sequence) }
+        }
+        // Grey interface text (the CI names in the list) stays visible in direct colour: mid-grey RGB, not
+        // colour number 8 (which direct colour reads as the near-black #000008).
+        if header.hasSuffix("truecolor") { #expect(try tmux.capture(colors: true).contains("38;2;128;128;128m")) }
+        try tmux.quitAndCheckRestored()
+    }
 }

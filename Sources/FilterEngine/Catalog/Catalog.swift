@@ -20,8 +20,8 @@ public struct Catalog: Sendable {
 
     public init(contentsOf url: URL) throws {
         let data: Data
-        do { data = try Data(contentsOf: url) } catch {
-            throw CatalogError(source: url.path, filter: nil, input: nil, message: "cannot read the file")
+        do { data = try RegularFile.read(url.path) } catch let error as ImageFileError {
+            throw CatalogError(source: url.path, filter: nil, input: nil, message: error.message)
         }
         try self.init(json: data, source: url.path)
     }

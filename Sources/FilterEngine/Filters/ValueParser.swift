@@ -56,8 +56,9 @@ public enum ValueParser {
         guard lowered.hasSuffix(".cube") || lowered.hasSuffix(".f32"), FileManager.default.fileExists(atPath: path) else {
             return Array(text.utf8)
         }
-        guard let contents = FileManager.default.contents(atPath: path) else {
-            throw FilterError("\(filter).\(input.key): cannot read \(path)")
+        let contents: Data
+        do { contents = try RegularFile.read(path) } catch {
+            throw FilterError("\(filter).\(input.key): \(error)")
         }
         guard lowered.hasSuffix(".cube") else { return Array(contents) }
         do {

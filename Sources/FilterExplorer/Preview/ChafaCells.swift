@@ -69,8 +69,8 @@ public final class ChafaConverter {
                 // The raw colours are what the mode produced: palette indices in the indexed modes (the
                 // non-raw call gives packed RGB whatever the mode), packed RGB in truecolor, -1 transparent.
                 chafa_canvas_get_raw_colors_at(canvas, Int32(x), Int32(y), &fg, &bg)
-                foreground[i] = fg
-                background[i] = bg
+                foreground[i] = mode == .truecolor ? TerminalPalette.direct(fg) : fg
+                background[i] = mode == .truecolor ? TerminalPalette.direct(bg) : bg
             }
         }
         return PreviewCells(width: columns, height: rows, chars: chars, foreground: foreground, background: background)

@@ -1,4 +1,6 @@
 import CNcursesW
+import CTerminalSignals
+import FilterEngine
 import Foundation
 
 /// How many colours the preview may use, chosen from what the terminal reports.
@@ -11,6 +13,17 @@ public enum ColorMode: String, Sendable {
     /// The best mode for a terminal with `colors` colours and `pairs` colour pairs. Truecolor and 256 colours
     /// use one pair per preview cell (the preview is capped to the pairs there are); 16 and 8 colours use one
     /// pair per foreground/background combination instead. `NO_COLOR` (any value) asks for monochrome.
+    /// The colours the mode shows (monochrome: 0).
+    public var colorCount: Int {
+        switch self {
+        case .truecolor: 1 << 24
+        case .indexed256: 256
+        case .indexed16: 16
+        case .indexed8: 8
+        case .monochrome: 0
+        }
+    }
+
     public static func choose(colors: Int, pairs: Int, noColor: Bool) -> ColorMode {
         if noColor || colors < 8 { return .monochrome }
         let perCell = Int(Terminal.previewPairBase) + minimumPerCellPairs
@@ -42,17 +55,33 @@ public final class Terminal {
     private var running = false
     private let codes: Key.Codes
 
-    /// Starts curses mode. Throws if no terminal type works (the terminal is left untouched then).
-    public init() throws {
+    /// Starts curses mode with the colour depth the terminal announces (`ColorDepth.announced`) or `forcedColors`.
+    /// Throws if no terminal type works (the terminal is left untouched then).
+    public init(forcedColors: ColorMode? = nil) throws {
         setlocale(LC_ALL, "")
         unicode = String(cString: nl_langinfo(nl_item(CODESET))).uppercased().replacingOccurrences(of: "-", with: "") == "UTF8"
         guard isatty(STDIN_FILENO) != 0, isatty(STDOUT_FILENO) != 0 else {
             throw FilterExplorerError("the explorer needs a terminal (stdin and stdout must be a tty)")
         }
-        let requested = ProcessInfo.processInfo.environment["TERM"] ?? ""
+        // The settings a signal handler puts back if the program must die without leaving curses normally.
+        cts_save_terminal(STDOUT_FILENO)
+        let environment = ProcessInfo.processInfo.environment
+        let requested = environment["TERM"] ?? ""
+        var announced = ColorMode.monochrome
         // An unknown TERM would make ncurses exit the process; try it, then common relatives.
         for term in [requested, "xterm-256color", "xterm", "vt100"] where !term.isEmpty {
-            if let made = cnc_newterm(term) {
+            var terminfoColors: Int32 = 0, rgb: Int32 = 0
+            guard cnc_probe_terminal(term, &terminfoColors, &rgb) == 0 else { continue }
+            announced = ColorDepth.announced(environment: environment, terminfoColors: Int(terminfoColors),
+                                             terminfoRGB: rgb != 0, term: term, forced: forcedColors)
+            // Truecolor announced (COLORTERM) on an entry without direct colour: open a direct variant of it.
+            var name = term
+            if announced == .truecolor, terminfoColors < 1 << 24,
+               let variant = ColorDepth.directVariant(of: term, environment: environment) {
+                setenv("TERMINFO_DIRS", variant.directory + ":" + (environment["TERMINFO_DIRS"] ?? ""), 1)
+                name = variant.name
+            }
+            if let made = cnc_newterm(name) ?? (name != term ? cnc_newterm(term) : nil) {
                 screen = made
                 if term != requested {
                     termWarning = requested.isEmpty ? "TERM is not set; using \(term)" : "unknown TERM \(requested); using \(term)"
@@ -68,10 +97,20 @@ public final class Terminal {
             enter: cnc_key_enter(), backspace: cnc_key_backspace(), delete: cnc_key_dc(), backTab: cnc_key_btab(),
             f1: cnc_key_f1())
         running = true
-        cnc_install_signal_handlers()
+        let restore = Self.restoreSequence()
+        cts_set_restore_sequence(restore, restore.utf8.count)
+        cts_install(Self.signalGraceSeconds)
         cbreak()
         noecho()
         nonl()
+        // Ctrl-S is a key here, not XOFF: with flow control on it would stop all output and the interface
+        // would look frozen. (The terminal's own setting comes back on exit.)
+        var settings = termios()
+        if tcgetattr(STDIN_FILENO, &settings) == 0 {
+            settings.c_iflag &= ~tcflag_t(IXON)
+            tcsetattr(STDIN_FILENO, TCSANOW, &settings)
+            def_prog_mode()
+        }
         keypad(cnc_stdscr(), true)
         curs_set(0)
         // A bare Esc must cancel at once, not after ncurses' default one-second wait for a sequence.
@@ -80,7 +119,7 @@ public final class Terminal {
         mouseinterval(0)
         // The loop wakes every 30 ms to pick up finished preview frames.
         timeout(30)
-        setupColors()
+        setupColors(announced: announced)
         setMouse(true)
     }
 
@@ -94,7 +133,20 @@ public final class Terminal {
         endwin()
         if let screen { delscreen(screen) }
         screen = nil
-        cnc_restore_default_signals()
+        cts_uninstall()
+    }
+
+    /// How long a quit signal waits for the interface loop to leave normally before the handler restores the
+    /// terminal itself and the program dies of the signal (a loop stuck in a system call).
+    static let signalGraceSeconds: UInt32 = 2
+
+    /// The bytes that undo curses' screen modes, for a signal handler that cannot call curses: leave the
+    /// alternate screen, show the cursor, keypad off, attributes off, and every mouse reporting mode off.
+    static func restoreSequence() -> String {
+        let names: [String] = ["sgr0", "rmkx", "cnorm", "rmcup"]
+        let capabilities = names.compactMap { name -> String? in cnc_tigetstr(name).map { String(cString: $0) } }
+        let mouseOff = "\u{1b}[?1000l\u{1b}[?1002l\u{1b}[?1003l\u{1b}[?1006l\u{1b}[?1015l"
+        return capabilities.joined() + mouseOff + "\r\n"
     }
 
     /// How many preview cells can have their own colour pair (unlimited in modes that share pairs).
@@ -105,20 +157,26 @@ public final class Terminal {
         }
     }
 
-    private func setupColors() {
+    private func setupColors(announced: ColorMode) {
         guard has_colors() else { return }
         start_color()
         use_default_colors()
         colors = Int(cnc_colors())
-        let noColor = ProcessInfo.processInfo.environment["NO_COLOR"].map { !$0.isEmpty } ?? false
-        colorMode = ColorMode.choose(colors: colors, pairs: Int(cnc_color_pairs()), noColor: noColor)
-        let grey: Int32 = colors >= 16 ? 8 : -1
+        // The announced depth, as far as the opened terminal entry can go.
+        colorMode = ColorMode.choose(colors: min(colors, announced.colorCount), pairs: Int(cnc_color_pairs()),
+                                     noColor: announced == .monochrome)
+        if announced == .truecolor && colorMode != .truecolor {
+            termWarning = [termWarning, "truecolor announced, but no direct-colour terminal entry could be made; using \(colorMode.rawValue) colours"]
+                .compactMap { $0 }.joined(separator: "; ")
+        }
+        // Grey: colour 8 in 16+ colours; in direct colour a number is RGB, so grey is given as RGB.
+        let grey: Int32 = colorMode == .truecolor ? 0x80_8080 : colors >= 16 ? 8 : -1
         let table: [(UIColor, Int32, Int32)] = [
             (.title, COLOR_BLACK, COLOR_CYAN), (.accent, COLOR_CYAN, -1), (.dim, grey, -1), (.error, COLOR_RED, -1),
             (.marker, COLOR_YELLOW, COLOR_BLACK), (.category, COLOR_YELLOW, -1), (.sliderFill, COLOR_CYAN, -1),
             (.ok, COLOR_GREEN, -1), (.swatch, -1, -1),
         ]
-        for (pair, fg, bg) in table { init_pair(Int16(pair.rawValue), Int16(fg), Int16(bg)) }
+        for (pair, fg, bg) in table { _ = cnc_init_extended_pair(pair.rawValue, fg, bg) }
         // 16 and 8 colours: one pair per (foreground, background), index 16 (or 8) being the default colour.
         if colorMode == .indexed16 || colorMode == .indexed8 {
             let n: Int32 = colorMode == .indexed16 ? 16 : 8
@@ -138,8 +196,8 @@ public final class Terminal {
     /// Whether the terminal is still there (a hung-up tty has no foreground process group).
     public var isAttached: Bool { isatty(STDIN_FILENO) != 0 && tcgetpgrp(STDIN_FILENO) >= 0 }
 
-    /// The signal (SIGINT, SIGTERM, SIGHUP) that asked us to quit, or 0.
-    public var pendingSignal: Int32 { cnc_pending_signal() }
+    /// The signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT ...) that asked us to quit, or 0.
+    public var pendingSignal: Int32 { cts_pending_signal() }
 
     /// Waits up to the input timeout (30 ms) for a key, a mouse event or a resize.
     public func readEvent() -> InputEvent? {
@@ -199,11 +257,12 @@ public final class Terminal {
         return attrs
     }
 
-    /// Writes `text` at (y, x), cut at `width` columns (default: to the right edge).
+    /// Writes `text` at (y, x), cut at `width` columns (default: to the right edge). Control characters are
+    /// drawn escaped (`DisplayText`): no text, wherever it comes from, reaches the terminal as a command.
     public func put(_ y: Int, _ x: Int, _ text: String, width: Int? = nil, _ style: Style = .plain) {
         let limit = min(width ?? Int.max, cols - x)
         guard y >= 0, y < rows, x >= 0, limit > 0 else { return }
-        var scalars = Array(text.unicodeScalars.map { wchar_t(bitPattern: $0.value) }.prefix(limit))
+        var scalars = Array(DisplayText.escaped(text, limit: limit).unicodeScalars.map { wchar_t(bitPattern: $0.value) }.prefix(limit))
         let count = Int32(scalars.count)
         scalars.append(0)
         let pair = colorMode == .monochrome && style.color != .error ? 0 : Int32(style.color?.rawValue ?? 0)
@@ -241,7 +300,7 @@ public enum TerminalPalette {
         let g = Int((min(max(green, 0), 1) * 255).rounded())
         let b = Int((min(max(blue, 0), 1) * 255).rounded())
         switch mode {
-        case .truecolor: return Int32(r << 16 | g << 8 | b)
+        case .truecolor: return direct(Int32(r << 16 | g << 8 | b))
         case .indexed256:
             // The 6×6×6 cube of xterm's palette, or its grey ramp when that is closer.
             let levels = [0, 95, 135, 175, 215, 255]
@@ -261,6 +320,10 @@ public enum TerminalPalette {
     }
 
     private static func sq(_ v: Int) -> Int { v * v }
+
+    /// A packed RGB colour as a direct-colour terminal number: numbers below 8 mean the eight ANSI colours
+    /// (the theme's, e.g. red for 1), so the near-blacks #000000–#000007 are sent as #000008.
+    @inline(__always) public static func direct(_ packed: Int32) -> Int32 { packed >= 0 && packed < 8 ? 8 : packed }
 }
 
 /// An error the explorer shows as a message (not a crash).
