@@ -52,6 +52,25 @@ import Testing
 
     // MARK: Luminance effects
 
+    /// CIColorInvert inverts in Core Image's linear working space (1 − c on linear, premultiplied: a − c), not
+    /// the sRGB-encoded values. Apple's output: SDWebImage's test08UIImageTransformFilter
+    /// (Tests/Tests/SDImageTransformerTests.m) expects (0.85098, 0.992157, 0.992157) ± 0.01 after CIColorInvert
+    /// at a point of its test picture whose colour its blur test reads as about (0.59, 0.14, 0.12), i.e. sRGB
+    /// (150, 35, 35). Linear inversion maps that to (217, 253, 253); inverting encoded values would give
+    /// (105, 220, 220) and would need an input of (38, 2, 2), which the blur test rules out.
+    @Test func invertWorksInLinearLightAsApplesOutputShows() throws {
+        let input = Pixel(Self.decode(150 / 255), Self.decode(35 / 255), Self.decode(35 / 255), 1)
+        let out = try TestImages.pixel(try Self.apply("CIColorInvert", Self.flat(input)), x: 0, y: 0)
+        let apple: [Double] = [0.85098, 0.992157, 0.992157]
+        let encoded = [Self.encode(out.x), Self.encode(out.y), Self.encode(out.z)]
+        for (e, a) in zip(encoded, apple) { #expect(abs(e - a) <= 0.01, "encoded \(encoded), Apple \(apple)") }
+        #expect(out.w == 1)
+        // Premultiplied: half coverage inverts within its coverage; transparent stays transparent.
+        let partial = try Self.apply("CIColorInvert", Self.input)
+        #expect(close(try TestImages.pixel(partial, x: 1, y: 0), Pixel(0.4, 0.3, 0.2, 0.5)))
+        #expect(close(try TestImages.pixel(partial, x: 2, y: 0), Pixel(0, 0, 0, 0)))
+    }
+
     @Test func monochromeIsLuminanceTimesTheTint() throws {
         let out = try Self.apply("CIColorMonochrome", Self.input)  // default tint (0.6, 0.45, 0.3), intensity 1
         let tint = Pixel(Self.decode(0.6), Self.decode(0.45), Self.decode(0.3), 1)

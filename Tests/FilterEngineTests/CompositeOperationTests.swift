@@ -218,6 +218,11 @@ import Testing
         #expect(close(try one("CIScreenBlendMode"), Pixel(0.6, 0.55, 0.92, 1)))
         #expect(close(try one("CIDifferenceBlendMode"), Pixel(0.3, 0.15, 0.2, 1)))
         #expect(close(try one("CISubtractBlendMode"), Pixel(0.3, 0, 0.2, 1)))
+        // Core Image's descriptions: linear burn inverts both, sums and inverts (s + b − 1, here clamped at 0);
+        // linear dodge adds them (above); subtract takes the input from the background (above).
+        #expect(close(try one("CILinearBurnBlendMode"), Pixel(0, 0, 0.4, 1)))
+        // Apple's divideBlendMode(): the background divided by the input, 0.5/0.2 and 0.8/0.6 clamped to 1.
+        #expect(close(try one("CIDivideBlendMode"), Pixel(1, 0.625, 1, 1)))
         #expect(close(try one("CILinearDodgeBlendMode"), Pixel(0.7, 0.65, 1, 1)))
         // Hard light: 0.2, 0.4 multiply twice the foreground; 0.6 screens with 0.2: 1 - 0.2 * 0.8 = 0.84.
         #expect(close(try one("CIHardLightBlendMode"), Pixel(0.2, 0.2, 0.84, 1)))

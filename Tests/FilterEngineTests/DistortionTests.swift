@@ -102,15 +102,33 @@ import Testing
         try Self.expectIdentity(try Self.run("CIBumpDistortionLinear", ["inputCenter": Self.center, "inputRadius": .number(0)]))
     }
 
+    // MARK: Twirl
+
+    /// A positive angle turns the content anticlockwise (y up), as every Core Image angle does; the evidence is
+    /// written at `DistortionFilters.twirl`. A pixel 10 px right of the centre (t = 0.75, smoothstep 0.84375)
+    /// therefore shows the point that far clockwise of it, below the centre line.
+    @Test func twirlTurnsAnticlockwiseForAPositiveAngle() throws {
+        let out = try Self.run("CITwirlDistortion", ["inputCenter": Self.center, "inputRadius": .number(40), "inputAngle": .number(1)])
+        #expect(out.extent == Self.inputExtent)
+        let theta = 0.75 * 0.75 * (3 - 2 * 0.75)
+        try Self.expectSource(out, 60, 50, 50.5 + 10 * cos(theta), 50.5 - 10 * sin(theta))
+        // 10 px above the centre the content comes from the right of it.
+        try Self.expectSource(out, 50, 60, 50.5 + 10 * sin(theta), 50.5 + 10 * cos(theta))
+        let negative = try Self.run("CITwirlDistortion", ["inputCenter": Self.center, "inputRadius": .number(40), "inputAngle": .number(-1)])
+        try Self.expectSource(negative, 60, 50, 50.5 + 10 * cos(theta), 50.5 + 10 * sin(theta))
+        try Self.expectUnchanged(out, 95, 50)
+    }
+
     // MARK: Vortex
 
     @Test func vortexTurnsByTheFalloffAngle() throws {
         let angle = Double.pi / 2
         let out = try Self.run("CIVortexDistortion", ["inputCenter": Self.center, "inputRadius": .number(40), "inputAngle": .number(angle)])
         #expect(out.extent == Self.inputExtent)
-        // 10 px right of the centre: t = 0.75, turned by angle · 0.75² anticlockwise.
+        // 10 px right of the centre: t = 0.75. The content turns anticlockwise by angle · 0.75², so this pixel
+        // shows the point that far clockwise of it (below the centre line).
         let theta = angle * 0.75 * 0.75
-        try Self.expectSource(out, 60, 50, 50.5 + 10 * cos(theta), 50.5 + 10 * sin(theta))
+        try Self.expectSource(out, 60, 50, 50.5 + 10 * cos(theta), 50.5 - 10 * sin(theta))
         try Self.expectUnchanged(out, 95, 50)
         try Self.expectIdentity(try Self.run("CIVortexDistortion", ["inputCenter": Self.center, "inputAngle": .number(0)]))
         try Self.expectIdentity(try Self.run("CIVortexDistortion", ["inputCenter": Self.center, "inputRadius": .number(0)]))
@@ -149,8 +167,9 @@ import Testing
     @Test func lightTunnelTurnsTheRimWithDistance() throws {
         let out = try Self.run("CILightTunnel", ["inputCenter": Self.center, "inputRadius": .number(20), "inputRotation": .number(1)])
         #expect(out.extent.isInfinite)
+        // A positive rotation turns the streaks anticlockwise: this pixel shows the rim point ln(40/20) clockwise.
         let theta = log(40.0 / 20)
-        try Self.expectSource(out, 90, 50, 50.5 + 20 * cos(theta), 50.5 + 20 * sin(theta))
+        try Self.expectSource(out, 90, 50, 50.5 + 20 * cos(theta), 50.5 - 20 * sin(theta))
         try Self.expectUnchanged(out, 60, 50)
         let straight = try Self.run("CILightTunnel", ["inputCenter": Self.center, "inputRadius": .number(20), "inputRotation": .number(0)])
         try Self.expectSource(straight, 90, 50, 70.5, 50.5)

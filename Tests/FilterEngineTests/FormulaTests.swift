@@ -145,9 +145,10 @@ import Testing
         ])
         #expect(out.extent == image.extent)
         #expect(close(try TestImages.pixel(out, x: 2, y: 60), try TestImages.pixel(image, x: 2, y: 60)))
-        // Pixel (40, 32): its centre is (8.5, 0.5) from the twirl's, turned by π·s(1 - d/20), s the smoothstep.
+        // Pixel (40, 32): its centre is (8.5, 0.5) from the twirl's. The content turns anticlockwise by
+        // π·s(1 - d/20), s the smoothstep, so the pixel reads the point turned clockwise by that angle.
         let t = 1 - (8.5 * 8.5 + 0.25).squareRoot() / 20, theta = Double.pi * t * t * (3 - 2 * t)
-        let sx = 32 + 8.5 * cos(theta) - 0.5 * sin(theta), sy = 32 + 8.5 * sin(theta) + 0.5 * cos(theta)
+        let sx = 32 + 8.5 * cos(theta) + 0.5 * sin(theta), sy = 32 - 8.5 * sin(theta) + 0.5 * cos(theta)
         let p = try TestImages.pixel(out, x: 40, y: 32)
         #expect(abs(Double(p.x) - (sx - 0.5) / 64) < 1e-4 && abs(Double(p.y) - (sy - 0.5) / 64) < 1e-4, "\(p)")
     }

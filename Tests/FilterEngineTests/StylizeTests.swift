@@ -64,6 +64,17 @@ import Testing
         }
         #expect(close(try TestImages.pixel(out, x: 31, y: 19), Pixel(0.305, 0.205, 0, 1)))
         #expect(close(try TestImages.pixel(out, x: 25, y: 29), Pixel(0.255, Float(20.5 + 5 * 3.0.squareRoot()) / 100, 0, 1)))
+        // Core Image's description: each hexagon is the average of the pixels it replaces. One white pixel 1.5 px
+        // right of a centre spreads over the whole hexagon (area √3/2 · 10² ≈ 86.6 px): about 1/87 everywhere in
+        // it, where sampling the centre alone would give black.
+        let dot = TestImages.make(width: 40, height: 40) { x, y in x == 22 && y == 20 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
+        let spread = try TestImages.filter("CIHexagonalPixellate", ["inputImage": .image(dot), "inputScale": .number(10),
+                                                                    "inputCenter": .vector([20.5, 20.5])])
+        for (x, y) in [(20, 20), (17, 22), (23, 18)] {
+            let p = try TestImages.pixel(spread, x: x, y: y)
+            #expect(p.x > 0.009 && p.x < 0.014 && p.w == 1, "(\(x), \(y)): \(p)")
+        }
+        #expect(try TestImages.pixel(spread, x: 31, y: 20).x == 0)
     }
 
     // MARK: Crystallize

@@ -23,17 +23,19 @@ enum DistortionFilters {
 
     /// Rotates the pixels inside the radius around the centre, by the full angle at the centre and less with
     /// distance (a smooth falloff reaching zero at the radius), leaving the outside untouched.
-    /// Rotation sense (also CIVortexDistortion and CILightTunnel): a positive angle turns the content clockwise
-    /// (y up). This is unverified: Apple's documentation gives no sense ("rotating pixels around a center
-    /// point"), the Xamarin API docs reference an Apple render (CoreImage/_images/twirl_distortion.png) whose file
-    /// is in no public repository searched, and no public re-implementation or snapshot test checked against
-    /// Core Image was found (searched: Apple docs, xamarin-macios docs, GPUImage/MetalImage swirl filters, which
-    /// are independent designs). It is kept as is rather than flipped on a guess.
+    /// Rotation sense (also CIVortexDistortion and CILightTunnel): a positive angle turns the content
+    /// counter-clockwise (y up), the sense of every other angle in Core Image (CIAffineTransform, CIStraightenFilter).
+    /// Evidence: the manual of iMaginator (Stone Design, a Core Image host) says of the Vortex Distortion it
+    /// applies that positive angles rotate to the left and negative ones to the right; Apple's documentation
+    /// gives no sense, and no public render or re-implementation checked against Core Image was found
+    /// (searched: Apple's twirlDistortion()/vortexDistortion() pages, xamarin-macios docs, GPUImage/MetalImage
+    /// swirl filters, which are independent designs). So the kernel samples the source at −θ.
     static func twirl(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
         let radius = try inputs.number("inputRadius")
-        let angle = try inputs.float("inputAngle")
+        // Sampling at −angle turns the content by +angle (counter-clockwise).
+        let angle = -(try inputs.float("inputAngle"))
         guard radius > 0 else { return image }
         let cx = Float(center.x), cy = Float(center.y), r = Float(radius)
         let kernel = WarpKernel(name: "twirl") { coords, x0, y, count in

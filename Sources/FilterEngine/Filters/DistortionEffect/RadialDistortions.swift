@@ -123,12 +123,14 @@ extension DistortionFilters {
 
     /// Rotates the pixels around the centre by an angle that falls from the full angle at the centre to zero
     /// at the radius; the default angle (18π) winds the middle nine times. Apple's falloff is not documented:
-    /// here it is (1 − d / radius)², which reaches the rim without a kink.
+    /// here it is (1 − d / radius)², which reaches the rim without a kink. A positive angle turns the content
+    /// counter-clockwise (the evidence is written at `DistortionFilters.twirl`).
     static func vortex(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
         let radius = try inputs.number("inputRadius")
-        let angle = try inputs.float("inputAngle")
+        // Sampling at −angle turns the content by +angle.
+        let angle = -(try inputs.float("inputAngle"))
         guard radius > 0, angle != 0 else { return image }
         let cx = Float(center.x), cy = Float(center.y), r = Float(radius)
         let kernel = WarpKernel(name: "vortex") { coords, x0, y, count in
@@ -216,11 +218,13 @@ extension DistortionFilters {
     /// The disc of the given radius stays as it is; outside it every pixel shows a point of the rim, turned by
     /// an angle that grows with the logarithm of the distance (rotation · ln(d / radius)): a spiral tunnel that
     /// looks the same at every scale, as a tunnel seen in perspective does. Apple's exact spiral is not
-    /// documented; the output extent is infinite, as the streaks are.
+    /// documented; the output extent is infinite, as the streaks are. A positive rotation turns the streaks
+    /// counter-clockwise, as twirl and vortex do (Core Image's angle sense; no render of this filter was found).
     static func lightTunnel(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let rotation = try inputs.float("inputRotation")
+        // Sampling at −rotation turns the content by +rotation.
+        let rotation = -(try inputs.float("inputRotation"))
         let radius = try inputs.number("inputRadius")
         guard radius > 0 else { return image }
         let cx = Float(center.x), cy = Float(center.y), r = Float(radius)

@@ -76,9 +76,13 @@ enum PixelEffects {
         }
     }
 
-    /// Hexagons whose neighbouring centres are `inputScale` pixels apart, one centre at inputCenter; each takes
-    /// the colour at its centre. The centres form two rectangular lattices (s × s√3, the second offset by half
-    /// a cell); the nearer of the two candidate centres is the pixel's hexagon.
+    /// Hexagons whose neighbouring centres are `inputScale` pixels apart, one centre at inputCenter. Each takes
+    /// the average of the pixels it replaces, as Core Image's own filter description says ("colored hexagons
+    /// whose color is an average of the pixels they replace"): here the mean over the disc of the hexagon's
+    /// area centred on it (radius s·√(√3 / 2π) ≈ 0.525 s, which differs from the hexagon only at its corners),
+    /// read at the centre, with the image's edge pixels repeated outside it so that border hexagons stay
+    /// opaque. The centres form two rectangular lattices (s × s√3, the second offset by half a cell); the nearer
+    /// of the two candidate centres is the pixel's hexagon.
     static func hexagonalPixellate(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
@@ -87,6 +91,7 @@ enum PixelEffects {
         // Cells of a pixel or less show the pixels themselves (the catalogue's identity, scale 1).
         guard !image.extent.isEmpty, scale > 1 else { return image }
         let s = Float(scale), h = Float(scale * 3.0.squareRoot()), cx = Float(center.x), cy = Float(center.y)
+        let averaged = BlurEffectFilters.disc(image.clampedToExtent(), radius: scale * (3.0.squareRoot() / (2 * Double.pi)).squareRoot())
         let kernel = WarpKernel(name: "hexagonalPixellate") { coords, x0, y, count in
             let py = Float(y) + 0.5 - cy
             let ay = (py / h).rounded() * h
@@ -102,7 +107,7 @@ enum PixelEffects {
         }
         let reach = scale // a hexagon's centre is within one spacing of its pixels
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -reach / 2, dy: -reach / 2).integral
-        return kernel.apply(extent: extent, input: image) { rect in
+        return kernel.apply(extent: extent, input: averaged) { rect in
             rect.insetBy(dx: -reach - 1, dy: -reach - 1)
         }
     }
