@@ -125,6 +125,33 @@ enum Resampling {
         return t
     }
 
+    /// One output row of the vertical pass: `dst[i]` = Σⱼ wⱼ · row(start + j)[x + i], summed in tap order
+    /// (the same sums as adding each tap's row into a zeroed row), in blocks of 256 pixels that stay in L1
+    /// while every tap adds into them, as plain float loops the compiler vectorises 8 wide.
+    /// Measured on the 2-core dev VM (bench case k, one thread, CPU time): the whole Lanczos 50 % render went
+    /// from 31.0 to 29.9 ms (median of 6 in-process medians, A B A B).
+    @inline(__always)
+    static func verticalTaps(_ dst: UnsafeMutablePointer<Pixel>, count n: Int, input: PixelBuffer, x: Int, start: Int,
+                             taps: Int, weights: [Float], offset: Int) {
+        let out = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: Float.self)
+        let block = 256
+        weights.withUnsafeBufferPointer { w in
+            for b in stride(from: 0, to: n, by: block) {
+                let m = 4 * min(block, n - b)
+                let d = out + 4 * b
+                func source(_ j: Int) -> UnsafePointer<Float> {
+                    UnsafeRawPointer(input.row(start + j) + (x - input.rect.x + b)).assumingMemoryBound(to: Float.self)
+                }
+                let first = source(0), w0 = w[offset]
+                for i in 0..<m { d[i] = first[i] * w0 }
+                for j in 1..<max(1, taps) {
+                    let src = source(j), wj = w[offset + j]
+                    for i in 0..<m { d[i] += src[i] * wj }
+                }
+            }
+        }
+    }
+
     static func pass(_ image: Image, scale s: Double, vertical: Bool, filter: Filter) -> Image {
         if s == 1 { return image }
         let extent = scaledExtent(image.extent, scale: s, vertical: vertical)
@@ -150,8 +177,13 @@ enum Resampling {
                 let x0 = max(r.x, avail.x), x1 = min(r.maxX, avail.maxX)
                 for k in 0..<r.height {
                     let out = outBase.row(r.y + k) + (r.x - outBase.rect.x)
-                    out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
-                    guard x1 > x0, !avail.isEmpty else { continue }
+                    guard x1 > x0, !avail.isEmpty else {
+                        out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                        continue
+                    }
+                    // Zeros only outside the source; inside, the first tap writes.
+                    out.update(repeating: Pixel(0, 0, 0, 0), count: x0 - r.x)
+                    (out + (x1 - r.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.maxX - x1)
                     let dst = out + (x0 - r.x)
                     let n = x1 - x0
                     if isMaximum {
@@ -164,11 +196,8 @@ enum Resampling {
                         }
                         continue
                     }
-                    for j in 0..<t.count[k] {
-                        let w = t.weights[t.offset[k] + j]
-                        let src = input.row(t.start[k] + j) + (x0 - input.rect.x)
-                        for i in 0..<n { dst[i] += src[i] * w }
-                    }
+                    verticalTaps(dst, count: n, input: input, x: x0, start: t.start[k], taps: t.count[k],
+                                 weights: t.weights, offset: t.offset[k])
                 }
             } else {
                 let t = taps(first: r.x, count: r.width, scale: s, filter: filter,
