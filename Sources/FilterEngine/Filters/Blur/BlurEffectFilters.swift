@@ -119,15 +119,20 @@ enum BlurEffectFilters {
             let scratch = UnsafeMutableRawPointer.allocate(byteCount: 12 * capacity, alignment: 16)
             defer { points.deallocate(); counts.deallocate(); planes.deallocate(); scratch.deallocate() }
             let samples = PlanarRow(base: planes, stride: capacity)
+            let rows = ZoomRows(source: source, width: r.width)
+            defer { rows.release() }
             for y in r.y..<r.maxY {
                 let out = context.output.row(y) + (r.x - context.output.rect.x)
                 let py = Float(y) + 0.5
+                // Pixels with the full 8 samples (all but a small disc about the centre) row by row; the rest below.
+                rows.fullSamples(x0: r.x, py: py, cx: cx, cy: cy, k: kf, into: out)
                 var first = 0, used = 0  // the group's first pixel and its points so far
                 func finishGroup(before end: Int) {
                     source.sampleLinear(points, count: used, into: samples, scratch: scratch)
                     var k = 0
                     for i in first..<end {
                         let n = counts[i - first]
+                        if n == 8 { continue }  // done by `fullSamples`
                         // No samples: a span under half a pixel keeps the pixel itself.
                         guard n > 0 else {
                             out[i] = source.pixel(x: r.x + i, y: y)
@@ -153,6 +158,7 @@ enum BlurEffectFilters {
                     let n = span < 0.5 ? 0 : (span < 7 ? Int(span.rounded(.up)) + 1 : 8)
                     if used + n > capacity || i - first == capacity { finishGroup(before: i) }
                     counts[i - first] = n
+                    if n == 8 { continue }
                     let step = 1 / Float(n)
                     for j in 0..<n {
                         let t = Float(j) * step
@@ -297,5 +303,77 @@ enum BlurEffectFilters {
                 }
             }
         }.apply(extent: extent, inputs: [image, blurred])
+    }
+}
+
+/// The zoom pass's 8 samples of a whole output row. Sample j of every pixel of a row lies on one source row
+/// (y = py + (cy − py)·k·j/8 does not depend on x), so its two source rows are blended once (`blended`, with
+/// transparent columns either side), and each pixel then blends two neighbours there: two linear steps instead
+/// of a four-texel gather. Same points and weights as `PixelBuffer.sampleLinear` (the rows blended before the
+/// columns, so the floats can differ in the last bit); samples outside the buffer read transparent.
+/// Measured on the 2-core dev VM (bench case i, one thread, 1080p, A B A B): 2.02 → 1.80 s of CPU for 8 renders
+/// (-11%); output within 1 level of the gather (a handful of pixels of 2M differ by one level).
+private struct ZoomRows {
+    let source: PixelBuffer
+    /// Source columns rect.x − 2 ..< rect.maxX + 2, the outer two on each side transparent.
+    let blended: UnsafeMutablePointer<Pixel>
+    let sums: UnsafeMutablePointer<Pixel>
+    let index: UnsafeMutablePointer<Int32>
+    let fraction: UnsafeMutablePointer<Float>
+    let width: Int
+
+    init(source: PixelBuffer, width: Int) {
+        self.source = source
+        self.width = width
+        blended = .allocate(capacity: source.rect.width + 4)
+        blended.initialize(repeating: Pixel(0, 0, 0, 0), count: source.rect.width + 4)
+        sums = .allocate(capacity: max(1, width))
+        index = .allocate(capacity: max(1, width))
+        fraction = .allocate(capacity: max(1, width))
+    }
+
+    func release() {
+        blended.deallocate(); sums.deallocate(); index.deallocate(); fraction.deallocate()
+    }
+
+    /// Writes the mean of the 8 samples of each pixel of the row at `py`, pixels x0 ..< x0 + width.
+    func fullSamples(x0: Int, py: Float, cx: Float, cy: Float, k: Float, into out: UnsafeMutablePointer<Pixel>) {
+        let rect = source.rect, w = rect.width
+        sums.update(repeating: Pixel(0, 0, 0, 0), count: width)
+        let sy = (cy - py) * k
+        for j in 0..<8 {
+            let t = Float(j) * 0.125
+            // The sample row and its weight; a row outside the buffer (or not finite) adds nothing.
+            let fy = (py + sy * t) - 0.5
+            let fly = fy.rounded(.down)
+            guard fly >= Float(rect.y - 1), fly < Float(rect.maxY) else { continue }
+            let iy = Int(fly), ty = fy - fly
+            let bottom = iy >= rect.y ? source.row(iy) : nil
+            let top = iy + 1 < rect.maxY ? source.row(iy + 1) : nil
+            let row = blended + 2
+            switch (bottom, top) {
+            case let (b?, t?): for i in 0..<w { row[i] = b[i] + (t[i] - b[i]) * ty }
+            case let (b?, nil): for i in 0..<w { row[i] = b[i] + (-b[i]) * ty }
+            case let (nil, t?): for i in 0..<w { row[i] = t[i] * ty }
+            case (nil, nil): continue
+            }
+            // Each pixel's column (clamped so that columns outside read the transparent margins) and weight.
+            let low = Float(rect.x - 2), high = Float(rect.maxX)
+            for i in 0..<width {
+                let px = Float(x0 + i) + 0.5
+                let fx = (px + (cx - px) * k * t) - 0.5
+                let flx = fx.rounded(.down)
+                // Selects, not `&&`, so that the loop vectorises; NaN clamps to the left margin.
+                let inside = (flx >= low ? 1 : 0) & (flx <= high ? 1 : 0) as Int32
+                let g = flx > low ? flx : low, c = g < high ? g : high
+                index[i] = Int32(c - low)
+                fraction[i] = inside != 0 ? fx - flx : 0
+            }
+            for i in 0..<width {
+                let left = blended[Int(index[i])], right = blended[Int(index[i]) + 1]
+                sums[i] += left + (right - left) * fraction[i]
+            }
+        }
+        for i in 0..<width { out[i] = sums[i] * 0.125 }
     }
 }

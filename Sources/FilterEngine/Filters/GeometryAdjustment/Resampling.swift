@@ -56,6 +56,11 @@ enum Resampling {
     static func scale(_ image: Image, sx: Double, sy: Double, filter: Filter) -> Image {
         guard sx.isFinite, sy.isFinite, !image.extent.isEmpty else { return .empty }
         let sx = max(sx, 1e-6), sy = max(sy, 1e-6)
+        // A decoded picture is read row by row by the horizontal pass, which then goes first.
+        if case .source(let pixels) = image.kind, sx != 1 {
+            return pass(horizontalFromSource(image, pixels, scale: sx, filter: filter), scale: sy, vertical: true,
+                        filter: filter)
+        }
         // Enlarge after shrinking: the pass that reduces goes first so the intermediate stays small.
         if sx >= sy {
             return pass(pass(image, scale: sy, vertical: true, filter: filter), scale: sx, vertical: false, filter: filter)
@@ -125,6 +130,94 @@ enum Resampling {
         return t
     }
 
+    /// One output row of the vertical pass: `dst[i]` = Σⱼ wⱼ · row(start + j)[x + i], summed in tap order
+    /// (the same sums as adding each tap's row into a zeroed row), in blocks of 256 pixels that stay in L1
+    /// while every tap adds into them, as plain float loops the compiler vectorises 8 wide.
+    /// Measured on the 2-core dev VM (bench case k, one thread, CPU time): the whole Lanczos 50 % render went
+    /// from 31.0 to 29.9 ms (median of 6 in-process medians, A B A B).
+    @inline(__always)
+    static func verticalTaps(_ dst: UnsafeMutablePointer<Pixel>, count n: Int, input: PixelBuffer, x: Int, start: Int,
+                             taps: Int, weights: [Float], offset: Int) {
+        let out = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: Float.self)
+        let block = 256
+        weights.withUnsafeBufferPointer { w in
+            for b in stride(from: 0, to: n, by: block) {
+                let m = 4 * min(block, n - b)
+                let d = out + 4 * b
+                func source(_ j: Int) -> UnsafePointer<Float> {
+                    UnsafeRawPointer(input.row(start + j) + (x - input.rect.x + b)).assumingMemoryBound(to: Float.self)
+                }
+                let first = source(0), w0 = w[offset]
+                for i in 0..<m { d[i] = first[i] * w0 }
+                for j in 1..<max(1, taps) {
+                    let src = source(j), wj = w[offset + j]
+                    for i in 0..<m { d[i] += src[i] * wj }
+                }
+            }
+        }
+    }
+
+    /// One output row of the horizontal pass; `src` is indexed by source column.
+    @inline(__always)
+    static func horizontalRow(_ src: UnsafePointer<Pixel>, into out: UnsafeMutablePointer<Pixel>, count: Int,
+                              taps t: Taps, isMaximum: Bool) {
+        t.weights.withUnsafeBufferPointer { weights in
+            // Measured: four pixels at a time (four independent sums) gained nothing here (Lanczos 50 %, one
+            // thread, whole-process CPU A/B 0.84 with it, 0.85 without), so one plain loop.
+            for k in 0..<count {
+                let start = t.start[k]
+                if isMaximum {
+                    var m = src[start]
+                    for j in 1..<max(1, t.count[k]) { m = ColorMath.componentMax(m, src[start + j]) }
+                    out[k] = m
+                } else {
+                    var acc = Pixel(0, 0, 0, 0)
+                    let o = t.offset[k]
+                    for j in 0..<t.count[k] { acc += src[start + j] * weights[o + j] }
+                    out[k] = acc
+                }
+            }
+        }
+    }
+
+    /// The horizontal pass over a decoded picture (a photo from a file), reading its rows as it goes instead of
+    /// asking the renderer for the whole picture in working-space floats first: the 8-bit rows are converted
+    /// where they are filtered, and the full-size float intermediate (33 MB at 1080p) is never written.
+    /// Same taps and sums as `pass` (so a shrink by the same scales differs from the vertical-first order only
+    /// in float rounding, within one level). Measured on the 2-core dev VM (bench case k, 1080p, one thread,
+    /// A B A B under heavy load): 54 → 47.5 ms a frame, 15% less CPU for the whole process.
+    static func horizontalFromSource(_ image: Image, _ pixels: SourcePixels, scale s: Double, filter: Filter) -> Image {
+        if s == 1 { return image }
+        let extent = scaledExtent(image.extent, scale: s, vertical: false)
+        let source = image.pixelExtent
+        let isMaximum = filter.isMaximum
+        let kernel = GeneralKernel(name: "resampleX", roi: { _, r in r }) { context in
+            let r = context.rect, outBase = context.output
+            let t = taps(first: r.x, count: r.width, scale: s, filter: filter,
+                         sourceLow: source.x, sourceHigh: source.maxX - 1)
+            // The source columns this band reads (every output column reads at least one).
+            let lo = t.start.min() ?? source.x
+            let hi = zip(t.start, t.count).map { $0 + $1 }.max() ?? source.x
+            let n = max(1, hi - lo)
+            let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * n)
+            let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+            defer { planes.deallocate(); scratch.deallocate(); row.deallocate() }
+            let planar = PlanarRow(base: planes, stride: n)
+            for y in r.y..<r.maxY {
+                let out = outBase.row(y) + (r.x - outBase.rect.x)
+                guard y >= source.y, y < source.maxY, hi > lo else {
+                    out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                    continue
+                }
+                pixels.read(x0: lo - source.x, y: y - source.y, count: hi - lo, into: planar, scratch: scratch)
+                planar.store(row, count: hi - lo)
+                horizontalRow(row - lo, into: out, count: r.width, taps: t, isMaximum: isMaximum)
+            }
+        }
+        return kernel.apply(extent: extent, inputs: [])
+    }
+
     static func pass(_ image: Image, scale s: Double, vertical: Bool, filter: Filter) -> Image {
         if s == 1 { return image }
         let extent = scaledExtent(image.extent, scale: s, vertical: vertical)
@@ -150,8 +243,13 @@ enum Resampling {
                 let x0 = max(r.x, avail.x), x1 = min(r.maxX, avail.maxX)
                 for k in 0..<r.height {
                     let out = outBase.row(r.y + k) + (r.x - outBase.rect.x)
-                    out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
-                    guard x1 > x0, !avail.isEmpty else { continue }
+                    guard x1 > x0, !avail.isEmpty else {
+                        out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                        continue
+                    }
+                    // Zeros only outside the source; inside, the first tap writes.
+                    out.update(repeating: Pixel(0, 0, 0, 0), count: x0 - r.x)
+                    (out + (x1 - r.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.maxX - x1)
                     let dst = out + (x0 - r.x)
                     let n = x1 - x0
                     if isMaximum {
@@ -164,11 +262,8 @@ enum Resampling {
                         }
                         continue
                     }
-                    for j in 0..<t.count[k] {
-                        let w = t.weights[t.offset[k] + j]
-                        let src = input.row(t.start[k] + j) + (x0 - input.rect.x)
-                        for i in 0..<n { dst[i] += src[i] * w }
-                    }
+                    verticalTaps(dst, count: n, input: input, x: x0, start: t.start[k], taps: t.count[k],
+                                 weights: t.weights, offset: t.offset[k])
                 }
             } else {
                 let t = taps(first: r.x, count: r.width, scale: s, filter: filter,
@@ -180,22 +275,7 @@ enum Resampling {
                         out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
                         continue
                     }
-                    let src = input.row(y) - input.rect.x
-                    t.weights.withUnsafeBufferPointer { weights in
-                        for k in 0..<r.width {
-                            let start = t.start[k]
-                            if isMaximum {
-                                var m = src[start]
-                                for j in 1..<max(1, t.count[k]) { m = ColorMath.componentMax(m, src[start + j]) }
-                                out[k] = m
-                            } else {
-                                var acc = Pixel(0, 0, 0, 0)
-                                let o = t.offset[k]
-                                for j in 0..<t.count[k] { acc += src[start + j] * weights[o + j] }
-                                out[k] = acc
-                            }
-                        }
-                    }
+                    horizontalRow(input.row(y) - input.rect.x, into: out, count: r.width, taps: t, isMaximum: isMaximum)
                 }
             }
         }

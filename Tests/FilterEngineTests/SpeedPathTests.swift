@@ -1,0 +1,120 @@
+import Foundation
+import Testing
+@testable import FilterEngine
+
+/// The fast paths of the speed work give the pixels of the straightforward formulas they replace.
+@Suite struct SpeedPathTests {
+    /// A pattern with varied colour, partial and zero alpha, and a few values above 1.
+    static func pattern(width: Int, height: Int) -> Image {
+        TestImages.make(width: width, height: height) { x, y in
+            let a: Float = x % 11 == 0 ? 0 : (y % 5 == 0 ? 0.4 : 1)
+            let r = Float((x * 13 + y * 7) % 31) / 24, g = Float((x * 5 + y * 11) % 29) / 28
+            let b = Float((x * 3 + y * 17) % 23) / 22
+            return Pixel(r * a, g * a, b * a, a)
+        }
+    }
+
+    /// One zoom pass by definition: the mean of 8 bilinear samples at p + (c − p)·k·j/8 (every pixel here is
+    /// far enough from the centre for all 8), each sample `PixelBuffer.sampleLinear`.
+    @Test func zoomPassRowsMatchPerSampleBilinear() throws {
+        let image = Self.pattern(width: 90, height: 40)
+        let source = try TestImages.render(image)
+        let centre = SIMD2<Double>(-60.5, 70.25), k = 0.15
+        let out = try TestImages.render(BlurEffectFilters.zoomPass(image, centre: centre, k: k, extent: image.extent))
+        var worst: Float = 0
+        for y in 0..<40 {
+            for x in 0..<90 {
+                let px = Float(x) + 0.5, py = Float(y) + 0.5
+                let sx = (Float(centre.x) - px) * Float(k), sy = (Float(centre.y) - py) * Float(k)
+                #expect((sx * sx + sy * sy).squareRoot() >= 7)
+                var sum = Pixel(0, 0, 0, 0)
+                for j in 0..<8 {
+                    let t = Float(j) * 0.125
+                    sum += source.sampleLinear(px + sx * t, py + sy * t)
+                }
+                worst = max(worst, largestComponent(out.pixel(x: x, y: y) - sum * 0.125))
+            }
+        }
+        #expect(worst < 1e-5)
+    }
+
+    /// Samples that leave the image read transparent, as the bilinear sampler's do.
+    @Test func zoomPassReadsTransparentOutside() throws {
+        let image = TestImages.make(width: 20, height: 20) { _, _ in Pixel(1, 1, 1, 1) }
+        // Centre far to the left: every streak runs out of the image to the left by k·distance.
+        let out = try TestImages.render(BlurEffectFilters.zoomPass(image, centre: SIMD2(-1000, 10), k: 0.5,
+                                                                   extent: image.extent))
+        let source = try TestImages.render(image)
+        for x in [0, 5, 19] {
+            let px = Float(x) + 0.5, py: Float = 10.5
+            var sum = Pixel(0, 0, 0, 0)
+            for j in 0..<8 { sum += source.sampleLinear(px + (-1000 - px) * 0.5 * Float(j) * 0.125, py) }
+            #expect(close(out.pixel(x: x, y: 10), sum * 0.125, tolerance: 1e-6))
+        }
+    }
+
+    /// The sepia kernel's two loops compute exactly the per-pixel formula with `SepiaCurves.Table.lookup`.
+    @Test func sepiaMatchesThePerPixelFormula() throws {
+        let image = Self.pattern(width: 70, height: 30)
+        let source = try TestImages.render(image)
+        let t: Float = 0.8
+        let out = try TestImages.render(try TestImages.filter("CISepiaTone", ["inputImage": .image(image),
+                                                                            "inputIntensity": .number(Double(t))]))
+        let w = ColorMath.lumaWeights
+        for y in 0..<30 {
+            for x in 0..<70 {
+                var p = source.pixel(x: x, y: y)
+                if p.w > 0 {
+                    let luma = max((p.x * w.x + p.y * w.y + p.z * w.z) / p.w, 0)
+                    let tone = luma <= 1 ? SepiaCurves.table.lookup(luma) : SepiaCurves.exact(luma)
+                    p.x += (tone.x * p.w - p.x) * t
+                    p.y += (tone.y * p.w - p.y) * t
+                    p.z += (tone.z * p.w - p.z) * t
+                }
+                #expect(out.pixel(x: x, y: y) == p, "pixel \(x), \(y)")
+            }
+        }
+    }
+
+    /// The vertical Lanczos pass, summed in blocks, equals the weighted sum of the source rows.
+    @Test func lanczosVerticalPassIsTheWeightedSum() throws {
+        let image = Self.pattern(width: 600, height: 50)  // wider than one 256-pixel block
+        let source = try TestImages.render(image)
+        let pass = Resampling.pass(image, scale: 0.5, vertical: true, filter: .lanczos3)
+        let out = try TestImages.render(pass)
+        let t = Resampling.taps(first: 0, count: 25, scale: 0.5, filter: .lanczos3, sourceLow: 0, sourceHigh: 49)
+        for y in [0, 7, 24] {
+            for x in [0, 255, 256, 599] {
+                var sum = Pixel(0, 0, 0, 0)
+                for j in 0..<t.count[y] { sum += source.pixel(x: x, y: t.start[y] + j) * t.weights[t.offset[y] + j] }
+                #expect(close(out.pixel(x: x, y: y), sum, tolerance: 1e-6), "pixel \(x), \(y)")
+            }
+        }
+    }
+
+    /// The horizontal pass reading an 8-bit picture row by row gives the pass over the decoded floats, and a
+    /// whole Lanczos shrink of such a picture stays within float rounding of the vertical-first order.
+    @Test func horizontalPassFromTheSourceMatchesTheMaterialisedPass() throws {
+        let (width, height) = (300, 20)
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        for i in 0..<width * height {
+            bytes[4 * i] = UInt8(i * 7 % 256); bytes[4 * i + 1] = UInt8(i * 13 % 256)
+            bytes[4 * i + 2] = UInt8(i * 3 % 256); bytes[4 * i + 3] = i % 9 == 0 ? 90 : 255
+        }
+        let image = TestImages.rgba8(width: width, height: height, bytes: bytes)
+        guard case .source(let pixels) = image.kind else {
+            Issue.record("an 8-bit picture is a source image")
+            return
+        }
+        for filter in [Resampling.Filter.lanczos3, .cubic(b: 0, c: 0.75), .maximum] {
+            let streamed = try TestImages.render(Resampling.horizontalFromSource(image, pixels, scale: 0.45, filter: filter))
+            let materialised = try TestImages.render(Resampling.pass(image, scale: 0.45, vertical: false, filter: filter))
+            #expect(TestImages.maxDifference(streamed, materialised) == 0)
+        }
+        let shrunk = try TestImages.render(Resampling.scale(image, sx: 0.5, sy: 0.5, filter: .lanczos3))
+        let verticalFirst = try TestImages.render(
+            Resampling.pass(Resampling.pass(image, scale: 0.5, vertical: true, filter: .lanczos3),
+                            scale: 0.5, vertical: false, filter: .lanczos3))
+        #expect(TestImages.maxDifference(shrunk, verticalFirst) < 1e-5)
+    }
+}
