@@ -91,7 +91,12 @@ enum PixelEffects {
         // Cells of a pixel or less show the pixels themselves (the catalogue's identity, scale 1).
         guard !image.extent.isEmpty, scale > 1 else { return image }
         let s = Float(scale), h = Float(scale * 3.0.squareRoot()), cx = Float(center.x), cy = Float(center.y)
-        let averaged = BlurEffectFilters.disc(image.clampedToExtent(), radius: scale * (3.0.squareRoot() / (2 * Double.pi)).squareRoot())
+        // A cost cap, not Core Image's: beyond the image's own size the disc only adds repeated edge pixels (and an
+        // infinite image is averaged over at most 256 pixels), so a huge scale asks for no huge intermediate.
+        let e = image.extent
+        let widest = e.isInfinite ? 256 : max(e.width, e.height)
+        let averaged = BlurEffectFilters.disc(image.clampedToExtent(),
+                                              radius: min(scale * (3.0.squareRoot() / (2 * Double.pi)).squareRoot(), widest))
         let kernel = WarpKernel(name: "hexagonalPixellate") { coords, x0, y, count in
             let py = Float(y) + 0.5 - cy
             let ay = (py / h).rounded() * h
@@ -107,8 +112,10 @@ enum PixelEffects {
         }
         let reach = scale // a hexagon's centre is within one spacing of its pixels
         let extent = image.extent.isInfinite ? image.extent : image.extent.insetBy(dx: -reach / 2, dy: -reach / 2).integral
+        // The sample points are clamped to the image, so the averages are needed over the image only.
+        let sampled = image.extent.insetBy(dx: -1, dy: -1)
         return kernel.apply(extent: extent, input: averaged) { rect in
-            rect.insetBy(dx: -reach - 1, dy: -reach - 1)
+            rect.insetBy(dx: -reach - 1, dy: -reach - 1).intersection(sampled)
         }
     }
 
