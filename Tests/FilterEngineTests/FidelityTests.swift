@@ -36,9 +36,10 @@ import Testing
 
     @Test func countsPerStatus() {
         var counts: [Fidelity.Status: Int] = [:]
-        for filter in Catalog.builtIn.filters { counts[filter.fidelity?.status ?? .approximate, default: 0] += 1 }
+        let catalog = Catalog.builtIn
+        for filter in catalog.filters { counts[filter.fidelity?.status ?? .approximate, default: 0] += 1 }
         print("fidelity: " + Fidelity.Status.allCases.map { "\($0.rawValue) \(counts[$0, default: 0])" }.joined(separator: ", "))
-        #expect(counts.values.reduce(0, +) == Catalog.builtIn.filters.count)
+        #expect(counts.values.reduce(0, +) == catalog.filters.count)
         #expect(counts[.unavailable] == 5)
     }
 
