@@ -80,30 +80,6 @@ public struct CategoryInfo: Sendable, Equatable {
 }
 
 public struct FilterDescriptor: Sendable {
-    /// One entry in the schema of filters.json (`{"name": ..., "displayName": ..., "description": ...,
-    /// "categories": [...], "inputs": [...]}`), checked as strictly as the catalogue; for filters registered at
-    /// run time. Its categories may be new ones.
-    public init(json data: Data, source: String = "filter entry") throws {
-        let value: JSONValue
-        do { value = try JSONValue.parse(data) } catch {
-            throw CatalogError(source: source, filter: nil, input: nil, message: "not valid JSON")
-        }
-        self = try CatalogParser(source: source).parseFilter(value, categories: nil)
-    }
-
-    init(name: String, displayName: String, description: String, categories: [String], availableMac: String?,
-         availableIOS: String?, unavailableReason: String?, fidelity: Fidelity?, inputs: [InputDescriptor]) {
-        self.name = name
-        self.displayName = displayName
-        self.description = description
-        self.categories = categories
-        self.availableMac = availableMac
-        self.availableIOS = availableIOS
-        self.unavailableReason = unavailableReason
-        self.fidelity = fidelity
-        self.inputs = inputs
-    }
-
     public let name: String
     public let displayName: String
     public let description: String
@@ -120,6 +96,19 @@ public struct FilterDescriptor: Sendable {
 
     public func input(_ key: String) -> InputDescriptor? { inputs.first { $0.key == key } }
     public var inputKeys: [String] { inputs.map(\.key) }
+}
+
+extension FilterDescriptor {
+    /// One entry in the schema of filters.json (`{"name": ..., "displayName": ..., "description": ...,
+    /// "categories": [...], "inputs": [...]}`), checked as strictly as the catalogue; for filters registered at
+    /// run time. Its categories may be new ones.
+    public init(json data: Data, source: String = "filter entry") throws {
+        let value: JSONValue
+        do { value = try JSONValue.parse(data) } catch {
+            throw CatalogError(source: source, filter: nil, input: nil, message: "not valid JSON")
+        }
+        self = try CatalogParser(source: source).parseFilter(value, categories: nil)
+    }
 }
 
 /// How sure we are of a filter (filters.json `"fidelity": {"status", "evidence"}`).
