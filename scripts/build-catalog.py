@@ -1,18 +1,22 @@
 #!/usr/bin/env python3
-"""Builds filters.json from the facts in ../shared/reference/coreimage-attributes.json.
+"""Builds filters.json: Apple's filters from the facts in Catalog/reference/coreimage-attributes.json, plus the
+filters that are not Apple's (ours, or a user's) as written in Catalog/custom-filters.json.
 
-filters.json is the one source of truth at run time; this script only (re)derives its factual part.
-Hand-written text already in filters.json (descriptions, notes, unavailability reasons, fidelity) is kept, so the
-script can be re-run after the reference changes without losing what people wrote.
+filters.json is the one source of truth at run time and this script is its one maker; never edit it by hand
+except for the hand-written text of Apple's filters (descriptions, notes, unavailability reasons, fidelity), which
+the script keeps, so it can be re-run after the reference changes without losing what people wrote. A custom
+filter's master is its entry in Catalog/custom-filters.json (same schema as a filters.json entry), copied as is.
 
-Usage: scripts/build-catalog.py [REFERENCE] [OUT]
+Usage: scripts/build-catalog.py [--reference FILE] [--custom FILE] [--out FILE] [--check]
+  --check  write nothing; exit 1 (printing the first differences) if OUT is not what the script would write.
 """
-import json, os, re, sys
+import argparse, difflib, json, os, re, sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
 ROOT = os.path.dirname(HERE)
-REFERENCE = sys.argv[1] if len(sys.argv) > 1 else os.path.join(ROOT, "..", "shared", "reference", "coreimage-attributes.json")
-OUT = sys.argv[2] if len(sys.argv) > 2 else os.path.join(ROOT, "filters.json")
+REFERENCE = os.path.join(ROOT, "Catalog", "reference", "coreimage-attributes.json")
+CUSTOM = os.path.join(ROOT, "Catalog", "custom-filters.json")
+OUT = os.path.join(ROOT, "filters.json")
 
 CATEGORY_ORDER = [
     "DistortionEffect", "GeometryAdjustment", "CompositeOperation", "HalftoneEffect", "ColorAdjustment",
@@ -135,13 +139,19 @@ def sibling_facts(reference):
     return facts
 
 
-def build(reference, existing):
+def build(reference, existing, custom=None):
+    custom = custom or {}
     siblings = sibling_facts(reference)
     old = {f["name"]: f for f in existing.get("filters", [])}
     seen = set()
     for f in reference.values():
         for c in f["CIAttributeFilterCategories"]:
             seen.add(c[len("CICategory"):])
+    custom_categories = {c["name"]: c for c in custom.get("categories", [])}
+    for f in custom.get("filters", []):
+        for c in f.get("categories", []):
+            if c.startswith("CICategory") and c not in custom_categories:
+                seen.add(c[len("CICategory"):])
     order = CATEGORY_ORDER + sorted(seen - set(CATEGORY_ORDER))
     old_categories = {c["name"]: c for c in existing.get("categories", [])}
     categories = []
@@ -151,6 +161,10 @@ def build(reference, existing):
         if full in old_categories and old_categories[full].get("description"):
             entry["description"] = old_categories[full]["description"]
         categories.append(entry)
+    # Categories only custom filters use, as their file declares them (name, displayName, description).
+    for name, category in custom_categories.items():
+        if not any(c["name"] == name for c in categories):
+            categories.append(category)
 
     filters = []
     for name in sorted(reference):
@@ -221,25 +235,53 @@ def build(reference, existing):
             inputs.append(inp)
         out["inputs"] = inputs
         filters.append(out)
+    for entry in custom.get("filters", []):
+        if entry.get("name") in reference:
+            raise SystemExit(f"{entry.get('name')}: a custom filter cannot take the name of an Apple filter")
+        if any(f["name"] == entry.get("name") for f in filters):
+            raise SystemExit(f"{entry.get('name')}: custom filter listed twice")
+        filters.append(entry)
+    filters.sort(key=lambda f: f["name"])
     return {
-        "source": "Derived from Core Image's built-in filter attributes (../shared/reference); descriptions are ours.",
+        "source": "Derived from Core Image's built-in filter attributes (Catalog/reference) and our custom filters "
+                  "(Catalog/custom-filters.json); descriptions are ours.",
         "categories": categories,
         "filters": filters,
     }
 
 
 def main():
-    with open(REFERENCE) as fh:
+    parser = argparse.ArgumentParser(description="Builds filters.json from Apple's reference and the custom filters.")
+    parser.add_argument("--reference", default=REFERENCE)
+    parser.add_argument("--custom", default=CUSTOM)
+    parser.add_argument("--out", default=OUT)
+    parser.add_argument("--check", action="store_true", help="exit 1 if OUT is not what the script would write")
+    args = parser.parse_args()
+    with open(args.reference) as fh:
         reference = json.load(fh)["filters"]
-    existing = {}
-    if os.path.exists(OUT):
-        with open(OUT) as fh:
-            existing = json.load(fh)
-    catalog = build(reference, existing)
-    with open(OUT, "w") as fh:
-        json.dump(catalog, fh, indent=1, ensure_ascii=False)
-        fh.write("\n")
-    print(f"wrote {OUT}: {len(catalog['filters'])} filters, {len(catalog['categories'])} categories")
+    custom = {}
+    if os.path.exists(args.custom):
+        with open(args.custom) as fh:
+            custom = json.load(fh)
+    existing, current = {}, ""
+    if os.path.exists(args.out):
+        with open(args.out) as fh:
+            current = fh.read()
+        existing = json.loads(current)
+    catalog = build(reference, existing, custom)
+    text = json.dumps(catalog, indent=1, ensure_ascii=False) + "\n"
+    if args.check:
+        if text == current:
+            print(f"{args.out} is up to date: {len(catalog['filters'])} filters")
+            return
+        diff = list(difflib.unified_diff(current.splitlines(), text.splitlines(), args.out, "build-catalog.py", lineterm=""))
+        print("\n".join(diff[:40]))
+        print(f"{args.out} is not what scripts/build-catalog.py writes: edit Catalog/custom-filters.json (or the "
+              f"reference) and run scripts/build-catalog.py", file=sys.stderr)
+        sys.exit(1)
+    with open(args.out, "w") as fh:
+        fh.write(text)
+    print(f"wrote {args.out}: {len(catalog['filters'])} filters, {len(catalog['categories'])} categories")
 
 
 if __name__ == "__main__":

@@ -58,3 +58,9 @@ enum Pixels {
         return zip(a, b).map { abs(Int($0) - Int($1)) }.max() ?? 0
     }
 }
+
+/// The engine's catalogue as this test target sees it (files that import CoreImage alone cannot name it).
+enum EngineCatalog {
+    /// The filters of filters.json, Apple's and custom.
+    static var filterCount: Int { FilterEngine.Catalog.embedded.filters.count }
+}

@@ -268,7 +268,7 @@ enum ExplorerFixtures {
         let unique = tree.rows.filter { if case .filter = $0 { true } else { false } }.count
         tree.showAllCategories = true
         let all = tree.rows.filter { if case .filter = $0 { true } else { false } }.count
-        #expect(unique == Catalog.builtIn.filters.count)
+        #expect(unique == tree.list.catalog.filters.count)
         #expect(all > unique)
         tree.list.collapseAll()
     }

@@ -184,8 +184,9 @@ import FilterEngine
     }
 
     @Test func descriptionLogsEveryFilter() {
-        let text = FiltersList.shared.description
-        #expect(text.hasPrefix("FiltersList: \(Catalog.builtIn.filters.count) filters in "))
-        for filter in Catalog.builtIn.filters { #expect(text.contains("(\(filter.name))")) }
+        let list = FiltersList.shared
+        let text = list.description
+        #expect(text.hasPrefix("FiltersList: \(list.catalog.filters.count) filters in "))
+        for filter in list.catalog.filters { #expect(text.contains("(\(filter.name))")) }
     }
 }

@@ -140,8 +140,10 @@ import FilterEngine
         #expect(text.hasPrefix("Distortion Effect (CICategoryDistortionEffect): "))
         #expect(text.contains("\n  Sepia Tone "))
         #expect(text.contains("\n    inputIntensity  "))
-        let all = try Listing.text(.shared, options: ListingOptions(allCategories: true))
-        #expect(all.contains("\nBuilt In (CICategoryBuiltIn): \(Catalog.builtIn.filters.count) filters"))
+        let list = FiltersList.shared
+        let all = try Listing.text(list, options: ListingOptions(allCategories: true))
+        let builtIn = list.catalog.filterNames(inCategory: "CICategoryBuiltIn").count
+        #expect(all.contains("\nBuilt In (CICategoryBuiltIn): \(builtIn) filters"))
     }
 }
 
@@ -308,10 +310,11 @@ import FilterEngine
     }
 
     @Test func theWholeBuiltInCatalogueParsesBack() throws {
-        let root = try parse(try Listing.json(.shared, options: ListingOptions(keys: true, allCategories: true)))
+        let list = FiltersList.shared
+        let root = try parse(try Listing.json(list, options: ListingOptions(keys: true, allCategories: true)))
         let categories = try #require(root["categories"] as? [[String: Any]])
         let names = Set(try categories.flatMap { try filters($0) }.compactMap { $0["name"] as? String })
-        #expect(names.count == Catalog.builtIn.filters.count)
+        #expect(names.count == list.catalog.filters.count)
     }
 
     @Test func stringsAreEscaped() {

@@ -8,8 +8,13 @@ public struct Catalog: Sendable {
     public let filters: [FilterDescriptor]
     private let index: [String: Int]
 
-    /// The catalogue built into the program (the repository's filters.json, embedded at build time).
-    public static let builtIn: Catalog = {
+    /// The program's catalogue: the repository's filters.json (embedded at build time) plus the filters registered
+    /// at run time with `FilterRegistry.register(descriptor:implementation:)`. `list`, `info`, the explorer and
+    /// `Filter(named:)` read this one.
+    public static var builtIn: Catalog { FilterRegistry.catalog }
+
+    /// filters.json alone, as embedded at build time.
+    public static let embedded: Catalog = {
         do {
             return try Catalog(json: Data(embeddedCatalogJSON.utf8), source: "filters.json")
         } catch {
@@ -17,6 +22,22 @@ public struct Catalog: Sendable {
             fatalError("\(error)")
         }
     }()
+
+    init(categories: [CategoryInfo], filters: [FilterDescriptor]) {
+        self.categories = categories
+        self.filters = filters.sorted { $0.name < $1.name }
+        index = Dictionary(uniqueKeysWithValues: self.filters.enumerated().map { ($1.name, $0) })
+    }
+
+    /// This catalogue with one more filter, and any category it names that the catalogue lacks.
+    func adding(_ filter: FilterDescriptor) -> Catalog {
+        var categories = self.categories
+        for name in filter.categories where !categories.contains(where: { $0.name == name }) {
+            let short = name.hasPrefix("CICategory") ? String(name.dropFirst("CICategory".count)) : name
+            categories.append(CategoryInfo(name: name, displayName: short, description: ""))
+        }
+        return Catalog(categories: categories, filters: filters + [filter])
+    }
 
     public init(contentsOf url: URL) throws {
         let data: Data
@@ -75,6 +96,19 @@ public struct FilterDescriptor: Sendable {
 
     public func input(_ key: String) -> InputDescriptor? { inputs.first { $0.key == key } }
     public var inputKeys: [String] { inputs.map(\.key) }
+}
+
+extension FilterDescriptor {
+    /// One entry in the schema of filters.json (`{"name": ..., "displayName": ..., "description": ...,
+    /// "categories": [...], "inputs": [...]}`), checked as strictly as the catalogue; for filters registered at
+    /// run time. Its categories may be new ones.
+    public init(json data: Data, source: String = "filter entry") throws {
+        let value: JSONValue
+        do { value = try JSONValue.parse(data) } catch {
+            throw CatalogError(source: source, filter: nil, input: nil, message: "not valid JSON")
+        }
+        self = try CatalogParser(source: source).parseFilter(value, categories: nil)
+    }
 }
 
 /// How sure we are of a filter (filters.json `"fidelity": {"status", "evidence"}`).

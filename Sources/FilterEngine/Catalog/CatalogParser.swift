@@ -74,7 +74,8 @@ struct CatalogParser {
         return (categories, filters.sorted { $0.name < $1.name })
     }
 
-    func parseFilter(_ value: JSONValue, categories known: Set<String>) throws -> FilterDescriptor {
+    /// `known`: the categories the filter may name; nil takes any (a filter registered at run time brings its own).
+    func parseFilter(_ value: JSONValue, categories known: Set<String>?) throws -> FilterDescriptor {
         guard case .object(let raw, _) = value, case .string(let name)? = raw["name"] else {
             throw fail(nil, nil, "every filter needs a string \"name\"")
         }
@@ -83,7 +84,7 @@ struct CatalogParser {
         var categories: [String] = []
         for case let item in categoryValues {
             guard case .string(let category) = item else { throw fail(name, nil, "categories must be strings") }
-            guard known.contains(category) else { throw fail(name, nil, "category \(category) is not in the category list") }
+            guard known?.contains(category) ?? true else { throw fail(name, nil, "category \(category) is not in the category list") }
             categories.append(category)
         }
         guard case .array(let inputValues)? = f["inputs"] else { throw fail(name, nil, "\"inputs\" must be an array") }

@@ -2,8 +2,8 @@ import Foundation
 
 /// An image as Core Image has it: an immutable recipe with an extent. Building one does no pixel work;
 /// a `RenderContext` computes pixels when asked for a rectangle.
-public final class Image: @unchecked Sendable, CustomStringConvertible {
-    enum Kind {
+public final class Image: Sendable, CustomStringConvertible {
+    enum Kind: Sendable {
         case source(SourcePixels)
         case constant(Pixel)
         case color(ColorKernel, [Image])

@@ -1,7 +1,7 @@
 import Foundation
 
 /// A Core Image–shaped filter: made by name from the catalogue, its inputs set by key, its output a lazy image.
-public final class Filter: @unchecked Sendable {
+public final class Filter {
     public let descriptor: FilterDescriptor
     private var values: [String: FilterValue] = [:]
     /// Which Core Image's behaviour to reproduce: the current one unless a caller asks for an older system's

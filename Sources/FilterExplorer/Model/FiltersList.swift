@@ -18,8 +18,9 @@ public final class FiltersList: CustomStringConvertible, Sendable {
     /// Core Image's prefix on every category name.
     public static let categoryPrefix = "CICategory"
 
-    /// The list of the catalogue built into the program.
-    public static let shared = FiltersList(catalog: .builtIn)
+    /// The list of the program's catalogue (filters.json and the filters registered so far), made on each call
+    /// so that a filter registered at run time is listed.
+    public static var shared: FiltersList { FiltersList(catalog: .builtIn) }
 
     public let catalog: Catalog
     /// Every category of the catalogue in display order, including those with no unique filter.

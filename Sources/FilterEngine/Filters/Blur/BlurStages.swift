@@ -215,7 +215,10 @@ enum BlurStages {
                 weights[SIMD2(ix + ox, iy + oy), default: 0] += w / Double(n)
             }
         }
+        // In a fixed order: a dictionary's order changes from run to run, and with it the order of the float sums
+        // (the 8-bit output then differed by one level at a few pixels between runs).
         return weights.map { (dx: $0.key.x, dy: $0.key.y, weight: Float($0.value)) }
+            .sorted { ($0.dy, $0.dx) < ($1.dy, $1.dx) }
     }
 
     // MARK: Morphology

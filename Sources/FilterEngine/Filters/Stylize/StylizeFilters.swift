@@ -80,7 +80,7 @@ enum StylizeFilters {
 
 /// A derivative stencil for `StylizeFilters.gradients`: per-channel x and y derivatives of the pixel at `p`
 /// (row stride `s`), reading at most `reach` pixels away.
-protocol GradientOperator {
+protocol GradientOperator: SendableMetatype {
     static var reach: Int { get }
     static func derivatives(_ p: UnsafeMutablePointer<Pixel>, _ s: Int) -> (gx: Pixel, gy: Pixel)
 }
