@@ -90,8 +90,9 @@ struct RenderCommand: ParsableCommand {
                 try batch.run()
                 return
             }
+            let chain = try makeChain()
             let source: Image? = try input.first.map { try loadInput($0) }
-            let image = try makeChain().makeImage(input: source)
+            let image = try chain.makeImage(input: source)
             let rect = try Self.outputRect(crop: crop, image: image, input: source)
             try ImageFile.write(image, to: output, rect: rect, format: format, sixteenBit: sixteenBit, quality: quality,
                                 context: RenderContext(options: renderOptions(threads: nil)))
@@ -112,11 +113,6 @@ struct RenderCommand: ParsableCommand {
     var decodeOptions: ImageFile.DecodeOptions {
         guard let maxPixels, maxPixels >= 1, maxPixels < 1e18 else { return .init() }
         return .init(maximumPixels: Int(maxPixels))
-    }
-
-    func makeImage() throws -> Image {
-        let loaded: Image? = try input.first.map { try loadInput($0) }
-        return try makeChain().makeImage(input: loaded)
     }
 
     func loadInput(_ path: String) throws -> Image {
