@@ -26,9 +26,15 @@ struct BatchRender {
     /// nil when the command renders one file (one -i without a pattern, and an output that is not a directory).
     init?(command: RenderCommand, format: ImageFile.Format?) throws {
         let patterns = command.input
-        let isDirectory = command.output.hasSuffix("/") || Self.isDirectory(command.output)
+        // A directory: "out/", or an existing directory whose name is not an image file's ("folder.png" stays
+        // a single render, refused as before).
+        let namesImage = ImageFile.Format(path: command.output) != nil
+        let isDirectory = command.output.hasSuffix("/") || (!namesImage && Self.isDirectory(command.output))
         guard patterns.count > 1 || patterns.contains(where: Self.isPattern) || (isDirectory && !patterns.isEmpty) else {
             return nil
+        }
+        if !isDirectory, namesImage {
+            throw ValidationError("-o \(command.output) names an image file; several inputs are written into a directory (-o out/)")
         }
         guard !command.sixteenBit || format != .jpeg else { throw ValidationError("--16bit writes PNG files") }
         var refused: [String] = []
@@ -117,7 +123,7 @@ struct BatchRender {
         let seconds = Date().timeIntervalSince(start)
         let (done, failed) = progress.finish()
         let rate = seconds > 0 ? String(format: "%.1f", Double(done) / seconds) : "-"
-        var summary = "rendered \(done) of \(done + failed) files into \(command.output) in "
+        let summary = "rendered \(done) of \(done + failed) files into \(command.output) in "
             + String(format: "%.1f s (%@ files/s, %d worker%@)", seconds, rate, workers, workers == 1 ? "" : "s")
         // With failures the summary is the error that ends the command (exit status 1).
         guard failed == 0 else { throw CommandError(message: summary + "; \(failed) failed") }

@@ -75,6 +75,10 @@ import Testing
         #expect(batch.status == 0, "\(batch.stderr)")
         #expect(try pixels(directory.path + "/png/b.png") == pixels(single))
 
+        let toAFile = try cli.run("render", "CISepiaTone", "-i", photos + "/a.png", "-i", photos + "/c.png", "-o", directory.path + "/x.png")
+        #expect(toAFile.status != 0 && toAFile.stderr.contains("directory"), "\(toAFile.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: directory.path + "/x.png"))
+
         let nothing = try cli.run("render", "CISepiaTone", "-i", photos + "/*.tiff", "-o", out)
         #expect(nothing.status == 1 && nothing.stderr.contains("no file matches"), "\(nothing.stderr)")
     }
