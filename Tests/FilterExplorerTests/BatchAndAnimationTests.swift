@@ -107,6 +107,13 @@ import Testing
         let first: Int = (28 * 64 + 28) * 4, last: Int = (36 * 64 + 36) * 4
         let reds: Set<UInt8> = Set(stride(from: first, to: last, by: 4).map { (i: Int) -> UInt8 in bytes[i] })
         #expect(reds.count > 2, "grain")
+        // The grain only darkens: the look's first two steps alone (as in the recipe) are never darker.
+        let clean = directory.appendingPathComponent("no-grain.png").path
+        #expect(try cli.run("render", "CITemperatureAndTint", "inputNeutral=6500 0", "inputTargetNeutral=4800 10", "CIVignette",
+                            "inputIntensity=0.8", "inputRadius=2", "-i", grey, "-o", clean).status == 0)
+        let cleanBytes = try pixels(clean)
+        let brighter = zip(bytes, cleanBytes).filter { (pair: (UInt8, UInt8)) -> Bool in Int(pair.0) > Int(pair.1) + 1 }.count
+        #expect(brighter == 0, "\(brighter) channel values brighter than without grain")
     }
 
     @Test func recipeReferencesMustNameAnEarlierStep() throws {
