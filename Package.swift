@@ -31,6 +31,8 @@ let package = Package(
         .systemLibrary(name: "CChafa", pkgConfig: "chafa", providers: [.apt(["libchafa-dev", "libglib2.0-dev"])]),
         // FreeType rasterises the text generators' glyphs.
         .systemLibrary(name: "CFreeType", pkgConfig: "freetype2", providers: [.apt(["libfreetype-dev"])]),
+        // giflib writes `animate`'s GIFs (Debian ships no pkg-config file for it).
+        .systemLibrary(name: "CGif", providers: [.apt(["libgif-dev"])]),
         // libpng and libjpeg-turbo behind a small C layer that turns their longjmp errors into messages.
         .target(
             name: "CImageIO",
@@ -75,7 +77,7 @@ let package = Package(
         .executableTarget(
             name: "cifiltertest",
             dependencies: [
-                "FilterEngine", "FilterExplorer",
+                "FilterEngine", "FilterExplorer", "CGif",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The benchmark's custom kernel lives here and must be compiled like the engine's.

@@ -1,0 +1,197 @@
+import CGif
+import FilterEngine
+import Foundation
+
+/// An animated, looping GIF through giflib, encoded in memory and written atomically at the end.
+///
+/// Palette: one global 6×7×6 colour cube (252 colours; green gets the extra level, the eye being most sensitive to
+/// it) with 8×8 ordered (Bayer) dithering, and index 252 for transparent pixels. A fixed palette and ordered
+/// dithering keep still areas identical from frame to frame; per-frame median-cut palettes with error diffusion
+/// look better on a single still but shimmer in an animation.
+final class GIFWriter: FrameSink {
+    static let transparentIndex: UInt8 = 252
+
+    let path: String
+    let width: Int, height: Int
+    let delay: Int
+    private var data = Data()
+    private var file: UnsafeMutablePointer<GifFileType>?
+    private let context = RenderContext()
+    private var indices: [UInt8]
+
+    init(path: String, width: Int, height: Int, fps: Int) throws {
+        guard width <= 65535, height <= 65535 else { throw CommandError(message: "a GIF is at most 65535 pixels wide and high") }
+        self.path = path
+        self.width = width
+        self.height = height
+        delay = max(1, Int((100 / Double(fps)).rounded()))
+        indices = [UInt8](repeating: 0, count: width * height)
+        var error: Int32 = 0
+        file = EGifOpen(Unmanaged.passUnretained(self).toOpaque(), { file, bytes, count in
+            guard let file, let bytes, count > 0 else { return 0 }
+            let writer = Unmanaged<GIFWriter>.fromOpaque(file.pointee.UserData).takeUnretainedValue()
+            writer.data.append(bytes, count: Int(count))
+            return count
+        }, &error)
+        guard let file else { throw Self.error(error) }
+        EGifSetGifVersion(file, true)
+        var colors = [GifColorType](repeating: GifColorType(Red: 0, Green: 0, Blue: 0), count: 256)
+        for r in 0..<6 { for g in 0..<7 { for b in 0..<6 {
+            colors[r * 42 + g * 6 + b] = GifColorType(Red: UInt8(r * 51), Green: UInt8((g * 255 + 3) / 6), Blue: UInt8(b * 51))
+        } } }
+        let map = GifMakeMapObject(256, colors)
+        defer { GifFreeMapObject(map) }
+        try check(EGifPutScreenDesc(file, Int32(width), Int32(height), 8, 0, map))
+        // The Netscape application extension: loop forever.
+        try check(EGifPutExtensionLeader(file, 0xFF))
+        try check(EGifPutExtensionBlock(file, 11, Array("NETSCAPE2.0".utf8)))
+        try check(EGifPutExtensionBlock(file, 3, [1, 0, 0] as [UInt8]))
+        try check(EGifPutExtensionTrailer(file))
+    }
+
+    static func error(_ code: Int32) -> CommandError {
+        CommandError(message: "GIF encoder: " + (GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"))
+    }
+
+    private func check(_ status: Int32) throws {
+        guard status == GIF_OK else { throw Self.error(file?.pointee.Error ?? 0) }
+    }
+
+    /// The 8×8 Bayer matrix, as thresholds in (0, 1).
+    static let bayer: [Float] = {
+        let m: [Int] = [0, 32, 8, 40, 2, 34, 10, 42, 48, 16, 56, 24, 50, 18, 58, 26, 12, 44, 4, 36, 14, 46, 6, 38,
+                        60, 28, 52, 20, 62, 30, 54, 22, 3, 35, 11, 43, 1, 33, 9, 41, 51, 19, 59, 27, 49, 17, 57, 25,
+                        15, 47, 7, 39, 13, 45, 5, 37, 63, 31, 55, 23, 61, 29, 53, 21]
+        return m.map { (Float($0) + 0.5) / 64 }
+    }()
+
+    func add(_ image: Image, rect: Rect, index: Int) throws {
+        let (rgba, w, h) = try context.renderRGBA8(image, rect: rect)
+        precondition(w == width && h == height)
+        var transparent = false
+        rgba.withUnsafeBufferPointer { pixels in
+            indices.withUnsafeMutableBufferPointer { out in
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let p = (y * width + x) * 4
+                        if pixels[p + 3] < 128 {
+                            out[y * width + x] = Self.transparentIndex
+                            transparent = true
+                            continue
+                        }
+                        let threshold = Self.bayer[(y & 7) * 8 + (x & 7)]
+                        func level(_ value: UInt8, _ steps: Float) -> Int {
+                            min(Int(Float(value) * (steps / 255) + threshold), Int(steps))
+                        }
+                        out[y * width + x] = UInt8(level(pixels[p], 5) * 42 + level(pixels[p + 1], 6) * 6 + level(pixels[p + 2], 5))
+                    }
+                }
+            }
+        }
+        // Graphic control: dispose to background (so transparent areas do not show the previous frame), delay.
+        let control: [UInt8] = [(2 << 2) | (transparent ? 1 : 0), UInt8(delay & 0xFF), UInt8(delay >> 8),
+                                transparent ? Self.transparentIndex : 0]
+        try check(EGifPutExtension(file, 0xF9, 4, control))
+        try check(EGifPutImageDesc(file, 0, 0, Int32(width), Int32(height), false, nil))
+        try indices.withUnsafeMutableBufferPointer { try check(EGifPutLine(file, $0.baseAddress, Int32($0.count))) }
+    }
+
+    func finish() throws {
+        var error: Int32 = 0
+        let status = EGifCloseFile(file, &error)
+        file = nil
+        guard status == GIF_OK else { throw Self.error(error) }
+        try RegularFile.writeAtomically(data, to: path)
+    }
+
+    deinit {
+        if let file { var error: Int32 = 0; EGifCloseFile(file, &error) }
+    }
+}
+
+/// A YUV4MPEG2 stream: BT.601 video-range YCbCr (tagged XCOLORRANGE=LIMITED), 4:2:0 with centred chroma
+/// (C420jpeg: each chroma sample the mean of a 2×2 block) or 4:4:4. Transparent pixels are composited over black.
+/// To standard output for `-`, else to a temporary file renamed at the end.
+final class Y4MWriter: FrameSink {
+    let path: String
+    let width: Int, height: Int
+    let chroma: Int
+    private let handle: FileHandle
+    private let temporary: String?
+    private let context = RenderContext()
+    private var frame: [UInt8]
+
+    init(path: String, width: Int, height: Int, fps: Int, chroma: Int) throws {
+        self.path = path
+        self.width = width
+        self.height = height
+        self.chroma = chroma
+        if path == "-" {
+            handle = .standardOutput
+            temporary = nil
+        } else {
+            let temporary = path + ".partial-\(getpid())"
+            guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
+                throw CommandError(message: "\(path): cannot be written")
+            }
+            self.handle = handle
+            self.temporary = temporary
+        }
+        let (cw, ch) = chroma == 420 ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
+        frame = [UInt8](repeating: 0, count: width * height + 2 * cw * ch)
+        let tag = chroma == 420 ? "C420jpeg" : "C444"
+        try write(Data("YUV4MPEG2 W\(width) H\(height) F\(fps):1 Ip A1:1 \(tag) XCOLORRANGE=LIMITED\n".utf8))
+    }
+
+    private func write(_ data: Data) throws {
+        do { try handle.write(contentsOf: data) } catch { throw CommandError(message: "\(path == "-" ? "standard output" : path): \(error.localizedDescription)") }
+    }
+
+    func add(_ image: Image, rect: Rect, index: Int) throws {
+        let (rgba, w, h) = try context.renderRGBA8(image, rect: rect)
+        precondition(w == width && h == height)
+        let (cw, ch) = chroma == 420 ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
+        let step = chroma == 420 ? 2 : 1
+        rgba.withUnsafeBufferPointer { pixels in
+            frame.withUnsafeMutableBufferPointer { out in
+                // Colour over black: straight alpha times the colour.
+                func rgb(_ x: Int, _ y: Int) -> (Float, Float, Float) {
+                    let p = (y * width + x) * 4
+                    let a = Float(pixels[p + 3]) / (255 * 255)
+                    return (Float(pixels[p]) * a, Float(pixels[p + 1]) * a, Float(pixels[p + 2]) * a)
+                }
+                for y in 0..<height {
+                    for x in 0..<width {
+                        let (r, g, b) = rgb(x, y)
+                        out[y * width + x] = UInt8(16 + 65.481 * r + 128.553 * g + 24.966 * b + 0.5)
+                    }
+                }
+                let cb = width * height, cr = cb + cw * ch
+                for cy in 0..<ch {
+                    for cx in 0..<cw {
+                        var r: Float = 0, g: Float = 0, b: Float = 0, n: Float = 0
+                        for y in cy * step..<min(cy * step + step, height) {
+                            for x in cx * step..<min(cx * step + step, width) {
+                                let c = rgb(x, y)
+                                r += c.0; g += c.1; b += c.2; n += 1
+                            }
+                        }
+                        r /= n; g /= n; b /= n
+                        out[cb + cy * cw + cx] = UInt8(128 - 37.797 * r - 74.203 * g + 112 * b + 0.5)
+                        out[cr + cy * cw + cx] = UInt8(128 + 112 * r - 93.786 * g - 18.214 * b + 0.5)
+                    }
+                }
+            }
+        }
+        try write(Data("FRAME\n".utf8) + Data(frame))
+    }
+
+    func finish() throws {
+        guard let temporary else { return }
+        try handle.close()
+        guard rename(temporary, path) == 0 else {
+            unlink(temporary)
+            throw CommandError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))")
+        }
+    }
+}
