@@ -26,6 +26,8 @@ public final class Explorer {
     /// What keys currently do beyond the normal bindings.
     enum Mode {
         case normal
+        /// Zoom and pan: arrows pan the preview, + - 1 0 zoom.
+        case view
         case help
         /// The current filter's details (description, fidelity and its evidence) over the screen.
         case details
@@ -71,6 +73,11 @@ public final class Explorer {
     var controlCursor = 0
     var controlScroll = 0
     var showOriginal = false
+    /// The preview's zoom (fit, or a scale around a centre) and whether it fills the screen.
+    var zoom = PreviewZoom.fit
+    var fullScreen = false
+    /// The full-size rectangle of the newest framed output (what zoom and pan move over).
+    var framedRect: Rect?
     var frame: PreviewFrame?
     /// The geometry of the newest request (the marker follows it before its frame arrives).
     var requestedGeometry: PreviewGeometry?
@@ -168,7 +175,8 @@ public final class Explorer {
     // MARK: Filters and values
 
     var layout: ExplorerLayout {
-        ExplorerLayout(columns: terminal.cols, rows: terminal.rows, controlCount: session?.controls.count ?? 0)
+        ExplorerLayout(columns: terminal.cols, rows: terminal.rows, controlCount: session?.controls.count ?? 0,
+                       fullScreen: fullScreen)
     }
 
     func select(filterNamed name: String) {
@@ -239,9 +247,12 @@ public final class Explorer {
         let layout = layout
         guard !layout.isTooSmall, let session else { return }
         // Large photos preview from a proxy about the preview's size, then refine at full size in the background.
-        let proxyFactor = samples.proxyFactor(forPreview: PreviewGeometry(imageRect: samples.sourceRect, area: layout.preview,
-                                                                          maximumCells: terminal.maximumPreviewCells).pixelSize)
-        let framing: PreviewPlanner.Framing
+        let fitFactor = samples.proxyFactor(forPreview: PreviewGeometry(imageRect: samples.sourceRect, area: layout.preview,
+                                                                        maximumCells: terminal.maximumPreviewCells).pixelSize)
+        // Zoomed in, the proxy is as fine as the zoom needs (full size from 1:1 on, where only the visible
+        // region is rendered); never coarser than the fitted view's.
+        let proxyFactor = zoom.proxyFactor.map { min($0, fitFactor) } ?? fitFactor
+        var framing: PreviewPlanner.Framing
         var refinement: Image?
         if showOriginal {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
@@ -270,8 +281,10 @@ public final class Explorer {
             requestedGeometry = nil
             return
         }
-        let geometry = PreviewGeometry(imageRect: framing.fullSizeRect, area: layout.preview,
-                                       maximumCells: terminal.maximumPreviewCells)
+        framedRect = framing.fullSizeRect
+        let visible = zoom.visibleRect(of: framing.fullSizeRect, area: layout.preview)
+        let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
+                                       maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)
         requestedGeometry = geometry
         lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry,
                                                        proxyFactor: framing.proxyFactor, refinement: refinement))

@@ -60,11 +60,15 @@ extension Explorer {
             return
         }
         drawTitle(layout)
-        drawTree(layout)
-        for y in layout.tree.y..<layout.tree.maxY { terminal.put(y, layout.tree.maxX, glyphs.vertical, .init(.dim)) }
+        if !fullScreen {
+            drawTree(layout)
+            for y in layout.tree.y..<layout.tree.maxY { terminal.put(y, layout.tree.maxX, glyphs.vertical, .init(.dim)) }
+        }
         drawPreview(layout)
-        drawToneCurve(layout.preview)
-        drawControls(layout)
+        if !fullScreen {
+            drawToneCurve(layout.preview)
+            drawControls(layout)
+        }
         drawStatus(layout)
         if case .help = mode { drawHelp(layout) }
         if case .details = mode { drawDetails(layout) }
@@ -85,11 +89,22 @@ extension Explorer {
         let rect = samples.sourceRect
         var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
         parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
+        parts.append(zoomLabel)
+        if fullScreen { parts.append("full screen (f)") }
         parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
         parts.append("colours \(terminal.colorMode.rawValue)")
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
         terminal.put(0, 1, parts.joined(separator: "  ·  "), width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
+    }
+
+    /// "fit 12%", "zoom 200%" or "1:1": preview pixels per image pixel of the view shown (or requested).
+    var zoomLabel: String {
+        guard let geometry, geometry.imageRect.width > 0 else { return zoom.scale == nil ? "fit" : "zoom" }
+        let scale = Double(geometry.pixelSize.width) / geometry.imageRect.width
+        if zoom.scale == nil { return String(format: "fit %.0f%%", scale * 100) }
+        if abs(scale - 1) < 0.001 { return "1:1" }
+        return String(format: scale < 0.1 ? "zoom %.1f%%" : "zoom %.0f%%", scale * 100)
     }
 
     private func drawTree(_ layout: ExplorerLayout) {
@@ -423,6 +438,7 @@ extension Explorer {
         case .rectangle: parts.append("rectangle: arrows move, c move/resize, Enter done, Esc cancel")
         case .transform: parts.append("transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel")
         case .curve: parts.append("curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel")
+        case .view: parts.append("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done")
         default: break
         }
         return parts.joined(separator: " · ")

@@ -277,6 +277,37 @@ struct TmuxExplorerTests {
         try tmux.quitAndCheckRestored()
     }
 
+    @Test func zoomOneToOneFullScreenAndPan() throws {
+        let tmux = try Tmux(name: "zoom")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CITwirlDistortion"])
+        try tmux.waitFor("opens fitted") { $0.contains("·  fit ") && Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("+")
+        try tmux.waitFor("+ zooms in, the level in the header") { $0.contains("·  zoom ") }
+        tmux.send("1")
+        try tmux.waitFor("1 is one image pixel per preview pixel") { $0.contains("·  1:1  ·") }
+        tmux.send("f")
+        let full = try tmux.waitFor("f hides the list and the inputs") {
+            $0.contains("full screen (f)") && !$0.contains("Inputs:") && !$0.contains("Distortion Effect")
+        }
+        // Zoomed around the image centre, where the twirl's centre is: its marker is mid-screen.
+        tmux.send("Tab", "j")
+        let marked = try tmux.waitFor("the centre's marker is drawn on the zoomed preview") { $0.contains("✛") }
+        let marker = try Tmux.position(of: "✛", in: marked)
+        #expect(abs(marker.column - 60) <= 1 && abs(marker.row - 20) <= 1, "marker at \(marker)")
+        _ = full
+        // Arrows pan in full screen: the marker moves left as the view moves right.
+        tmux.send("Right")
+        let panned = try tmux.waitFor("the view pans right") {
+            guard let p = try? Tmux.position(of: "✛", in: $0) else { return true }
+            return p.column < marker.column
+        }
+        if let p = try? Tmux.position(of: "✛", in: panned) { #expect(p.row == marker.row) }
+        tmux.send("0", "f")
+        try tmux.waitFor("0 fits, f restores the list") { $0.contains("·  fit ") && $0.contains("Inputs: Twirl") }
+        try tmux.quitAndCheckRestored()
+    }
+
     @Test func helpThenCtrlC() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }

@@ -181,8 +181,10 @@ public final class PreviewRenderer: @unchecked Sendable {
         var rendered: (bytes: [UInt8], width: Int, height: Int)
         if rect.width * rect.height > Double(maximumDirectPixels) {
             let scale = min(Double(target.width) / rect.width, Double(target.height) / rect.height) * 2
+            // Only the shown rectangle, scaled (a zoomed view shows part of the image).
             let scaled = request.image.transformed(by: .scale(x: scale, y: scale))
-            rendered = try context.renderRGBA8(scaled, rect: scaled.extent.integral, cancellation: cancellation)
+            let scaledRect = AffineTransform.scale(x: scale, y: scale).apply(to: rect).integral
+            rendered = try context.renderRGBA8(scaled, rect: scaledRect, cancellation: cancellation)
         } else {
             rendered = try context.renderRGBA8(request.image, rect: rect, cancellation: cancellation)
         }
