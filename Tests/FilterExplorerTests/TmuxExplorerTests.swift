@@ -286,16 +286,17 @@ struct TmuxExplorerTests {
         try tmux.waitFor("+ zooms in, the level in the header") { $0.contains("·  zoom ") }
         tmux.send("1")
         try tmux.waitFor("1 is one image pixel per preview pixel") { $0.contains("·  1:1  ·") }
-        tmux.send("f")
-        let full = try tmux.waitFor("f hides the list and the inputs") {
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the centre input is selected") { Tmux.statusLine($0).contains("inputCenter") }
+        tmux.send("f", "+")
+        try tmux.waitFor("f hides the list and the inputs") {
             $0.contains("full screen (f)") && !$0.contains("Inputs:") && !$0.contains("Distortion Effect")
+                && $0.contains("zoom 200%")
         }
         // Zoomed around the image centre, where the twirl's centre is: its marker is mid-screen.
-        tmux.send("Tab", "j")
         let marked = try tmux.waitFor("the centre's marker is drawn on the zoomed preview") { $0.contains("✛") }
         let marker = try Tmux.position(of: "✛", in: marked)
         #expect(abs(marker.column - 60) <= 1 && abs(marker.row - 20) <= 1, "marker at \(marker)")
-        _ = full
         // Arrows pan in full screen: the marker moves left as the view moves right.
         tmux.send("Right")
         let panned = try tmux.waitFor("the view pans right") {
