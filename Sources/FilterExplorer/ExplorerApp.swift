@@ -78,6 +78,10 @@ public final class Explorer {
     var fullScreen = false
     /// The full-size rectangle of the newest framed output (what zoom and pan move over).
     var framedRect: Rect?
+    /// The output's own extent (full-size coordinates), shown in the title.
+    var outputExtent: Rect?
+    /// A reduction's values, computed when the details pane opens (`FilterSession.reductionValues`).
+    var reductionValues: [String]?
     var frame: PreviewFrame?
     /// The geometry of the newest request (the marker follows it before its frame arrives).
     var requestedGeometry: PreviewGeometry?
@@ -282,6 +286,7 @@ public final class Explorer {
             return
         }
         framedRect = framing.fullSizeRect
+        outputExtent = framing.fullSizeOutputExtent
         let visible = zoom.visibleRect(of: framing.fullSizeRect, area: layout.preview)
         let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
                                        maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)

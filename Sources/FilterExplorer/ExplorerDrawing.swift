@@ -90,12 +90,25 @@ extension Explorer {
         var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
         parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
         parts.append(zoomLabel)
+        if !showOriginal, let extent = outputExtent { parts.append(Self.extentLabel(extent, shown: framedRect)) }
         if fullScreen { parts.append("full screen (f)") }
         parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
         parts.append("colours \(terminal.colorMode.rawValue)")
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
         terminal.put(0, 1, parts.joined(separator: "  ·  "), width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
+    }
+
+    /// "output 672×672 at (−80,−80)": where the filter's output lies (its extent), and what is shown of it
+    /// when that is cut (an infinite generator, a clamped blur).
+    static func extentLabel(_ extent: Rect, shown: Rect?) -> String {
+        func size(_ r: Rect) -> String { "\(formatNumber(r.width))×\(formatNumber(r.height))" }
+        func at(_ r: Rect) -> String {
+            r.x == 0 && r.y == 0 ? "" : " at (\(formatNumber(r.x)),\(formatNumber(r.y)))".replacingOccurrences(of: "-", with: "−")
+        }
+        var text = extent.isInfinite ? "output infinite" : "output \(size(extent))\(at(extent))"
+        if let shown, shown != extent { text += ", shown \(size(shown))\(at(shown))" }
+        return text
     }
 
     /// "fit 12%", "zoom 200%" or "1:1": preview pixels per image pixel of the view shown (or requested).
@@ -291,6 +304,10 @@ extension Explorer {
         terminal.put(header.y, header.x + 1, title, width: header.width - 2,
                      .init(focused ? .accent : nil, bold: true, reverse: focused && terminal.colorMode == .monochrome))
         let area = layout.controls
+        if let control = currentControl {
+            terminal.put(layout.inputHelp.y, layout.inputHelp.x + 2, Self.inputHelp(control.input),
+                         width: layout.inputHelp.width - 2, .init(.dim))
+        }
         if session.controls.isEmpty {
             terminal.put(area.y, area.x + 2, "(this filter has no inputs)", width: area.width - 2, .init(.dim))
             return
@@ -315,6 +332,25 @@ extension Explorer {
             let more = "\(controlScroll + 1)–\(min(session.controls.count, controlScroll + area.height)) of \(session.controls.count)"
             terminal.put(header.y, header.maxX - more.count - 2, more, .init(.dim))
         }
+    }
+
+    /// What a new user needs to know about an input on one line: what it does, its default and its range.
+    static func inputHelp(_ input: InputDescriptor) -> String {
+        var parts: [String] = []
+        let description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        parts.append(description.isEmpty ? input.displayName : description)
+        if let value = input.defaultValue { parts.append("default \(value)") }
+        let low = input.minimum ?? input.sliderMinimum, high = input.maximum ?? input.sliderMaximum
+        if low != nil || high != nil {
+            let range = "\(low.map(formatNumber) ?? "−∞") … \(high.map(formatNumber) ?? "∞")"
+            // The slider's span when the input accepts more than it.
+            let slider = (input.sliderMinimum != input.minimum || input.sliderMaximum != input.maximum)
+                && input.sliderMinimum != nil && input.sliderMaximum != nil
+                ? " (slider \(formatNumber(input.sliderMinimum!)) … \(formatNumber(input.sliderMaximum!)))" : ""
+            parts.append("range " + range + slider)
+        }
+        if let type = input.type { parts.append(type.rawValue.replacingOccurrences(of: "CIAttributeType", with: "").lowercased()) }
+        return parts.joined(separator: " · ")
     }
 
     private func drawWidget(_ control: InputControl, index: Int, y: Int, area: CellRect, selected: Bool) {
@@ -469,6 +505,11 @@ extension Explorer {
         let status = descriptor.unavailableReason.map { "unavailable: it \($0)" }
             ?? (session.isImplemented ? "available" : "not implemented yet")
         lines += wrap("Status: \(status)", width: text).map { ($0, false) }
+        if let values = reductionValues {
+            lines.append(("", false))
+            lines.append(("Output values (a reduction: its numbers, not only the swatch)", true))
+            lines += values.flatMap { wrap($0, width: text) }.map { ($0, false) }
+        }
         if let fidelity = descriptor.fidelity {
             lines.append(("", false))
             lines.append(("Fidelity: \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) (\(fidelity.status.meaning))", true))

@@ -33,7 +33,7 @@ extension Explorer {
         ("z", "pan while zoomed: arrows move (Shift or HJKL by half a view), + - 1 0 zoom, Enter or Esc done"),
         ("f", "full-screen preview (hides the list and the inputs; arrows pan when zoomed)"),
         ("Ctrl-L", "redraw the screen"),
-        ("i", "details of the filter: description, how sure we are of it (fidelity) and why"),
+        ("i", "details of the filter: description, fidelity and why; a reduction's values (RGBA numbers)"),
         ("?", "this help"),
     ]
 
@@ -85,7 +85,12 @@ extension Explorer {
         switch key {
         case .char("q"), .char("Q"): running = false
         case .char("?"), .function(1): mode = .help
-        case .char("i"): if session != nil { mode = .details }
+        case .char("i"):
+            guard let session else { return true }
+            do { reductionValues = try session.reductionValues(context: context) } catch {
+                reductionValues = ["could not compute: \(error)"]
+            }
+            mode = .details
         case .tab, .backTab: focus = focus == .filters ? .controls : .filters
         case .char("/"):
             mode = .text(TextEntry(purpose: .search(cursor: tree.cursor, filter: session?.name), prompt: "/",

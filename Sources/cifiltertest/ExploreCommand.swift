@@ -52,6 +52,9 @@ struct ExploreCommand: ParsableCommand {
                 Foundation.signal(signal, SIG_DFL)
                 raise(signal)
             }
+        } catch let error as TerminalUnsupported {
+            FileHandle.standardError.write(Data("cifiltertest explore: \(error.message)\n".utf8))
+            throw ExitCode(2)
         } catch let error as FilterExplorerError {
             throw ValidationError(error.message)
         }

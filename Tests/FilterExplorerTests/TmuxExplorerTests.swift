@@ -309,6 +309,35 @@ struct TmuxExplorerTests {
         try tmux.quitAndCheckRestored()
     }
 
+    @Test func dumbTerminalIsRefusedWithAReason() throws {
+        let tmux = try Tmux(name: "dumb")
+        defer { tmux.kill() }
+        try tmux.start(["explore"], environment: ["TERM": "dumb"])
+        let screen = try tmux.waitFor("a one-line reason and exit status 2") { $0.contains("EXITED:2") }
+        #expect(screen.contains("needs a terminal that can move the cursor; TERM=dumb cannot"))
+    }
+
+    @Test func noColorShadesInputHelpOutputExtentAndReductionValues() throws {
+        let tmux = try Tmux(name: "nocolor")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIAreaAverage"], environment: ["NO_COLOR": "1"])
+        let screen = try tmux.waitFor("the average shows as a shade, the extent in the title") {
+            $0.contains("output 1×1") && Tmux.statusLine($0).contains(" ms ")
+        }
+        // The astronaut's mean luminance is mid-dark: a medium shade, not chafa's 1-bit threshold.
+        #expect(Tmux.previewRows(screen).contains { $0.contains("▒▒▒▒") })
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the selected input's description, default and type under the inputs") {
+            $0.contains("· default [0 0 640 80] · rectangle")
+        }
+        tmux.send("i")
+        try tmux.waitFor("the details give the average's numbers") {
+            $0.contains("Output values") && $0.contains("(0,0) linear RGBA 0.") && $0.contains("sRGB 8-bit")
+        }
+        tmux.send("Escape")
+        try tmux.quitAndCheckRestored()
+    }
+
     @Test func helpThenCtrlC() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }

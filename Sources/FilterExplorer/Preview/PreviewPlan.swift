@@ -123,6 +123,14 @@ public enum PreviewPlanner {
         /// Whether `rect` cuts the output's own extent (an infinite or larger output), so that a command line
         /// reproducing it needs a crop.
         public var isCropped = false
+        /// The output's own extent, before the framing cut it (infinite for generators), in `image`'s coordinates.
+        public var outputExtent: Rect? = nil
+
+        /// `outputExtent` in the source's coordinates.
+        public var fullSizeOutputExtent: Rect? {
+            guard let outputExtent, proxyFactor != 1, !outputExtent.isInfinite else { return outputExtent }
+            return AffineTransform.scale(x: Double(proxyFactor), y: Double(proxyFactor)).apply(to: outputExtent)
+        }
 
         /// `rect` in the source's coordinates, where markers and the mouse work.
         public var fullSizeRect: Rect {
@@ -145,7 +153,7 @@ public enum PreviewPlanner {
         }
         extent = extent.integral
         return Framing(image: output.cropped(to: extent), rect: extent, proxyFactor: proxyFactor,
-                       isCropped: extent != output.extent)
+                       isCropped: extent != output.extent, outputExtent: output.extent)
     }
 
     /// Some outputs are data more than pictures: a histogram's alpha is the histogram of the alpha channel

@@ -67,6 +67,12 @@ public final class Terminal {
         cts_save_terminal(STDOUT_FILENO)
         let environment = ProcessInfo.processInfo.environment
         let requested = environment["TERM"] ?? ""
+        // A terminal that cannot address the cursor (TERM=dumb, an editor's shell buffer) would show a blank
+        // or garbled screen: refuse, saying why, before touching it.
+        if !requested.isEmpty, cnc_probe_addressing(requested) == 0 {
+            throw TerminalUnsupported(message: "the explorer needs a terminal that can move the cursor; TERM=\(requested) cannot "
+                + "(run it in a terminal emulator, or use `cifiltertest render` for scripts)")
+        }
         var announced = ColorMode.monochrome
         // An unknown TERM would make ncurses exit the process; try it, then common relatives.
         for term in [requested, "xterm-256color", "xterm", "vt100"] where !term.isEmpty {
@@ -331,4 +337,9 @@ public struct FilterExplorerError: Error, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// The terminal cannot run a full-screen program (no cursor addressing): the command says so and exits 2.
+public struct TerminalUnsupported: Error, Sendable {
+    public let message: String
 }
