@@ -334,22 +334,24 @@ extension Explorer {
         }
     }
 
-    /// What a new user needs to know about an input on one line: what it does, its default and its range.
+    /// What a new user needs to know about an input on one line: its type, default and range first (so a
+    /// narrow terminal cuts the prose, not the numbers), then what it does.
     static func inputHelp(_ input: InputDescriptor) -> String {
         var parts: [String] = []
-        let description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
-        parts.append(description.isEmpty ? input.displayName : description)
+        if let type = input.type { parts.append(type.rawValue.replacingOccurrences(of: "CIAttributeType", with: "").lowercased()) }
         if let value = input.defaultValue { parts.append("default \(value)") }
         let low = input.minimum ?? input.sliderMinimum, high = input.maximum ?? input.sliderMaximum
         if low != nil || high != nil {
-            let range = "\(low.map(formatNumber) ?? "−∞") … \(high.map(formatNumber) ?? "∞")"
+            var range = "range \(low.map(formatNumber) ?? "−∞") … \(high.map(formatNumber) ?? "∞")"
             // The slider's span when the input accepts more than it.
-            let slider = (input.sliderMinimum != input.minimum || input.sliderMaximum != input.maximum)
-                && input.sliderMinimum != nil && input.sliderMaximum != nil
-                ? " (slider \(formatNumber(input.sliderMinimum!)) … \(formatNumber(input.sliderMaximum!)))" : ""
-            parts.append("range " + range + slider)
+            if let sliderLow = input.sliderMinimum, let sliderHigh = input.sliderMaximum,
+               sliderLow != input.minimum || sliderHigh != input.maximum {
+                range += " (slider \(formatNumber(sliderLow)) … \(formatNumber(sliderHigh)))"
+            }
+            parts.append(range)
         }
-        if let type = input.type { parts.append(type.rawValue.replacingOccurrences(of: "CIAttributeType", with: "").lowercased()) }
+        let description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        parts.append(description.isEmpty ? input.displayName : description)
         return parts.joined(separator: " · ")
     }
 

@@ -22,7 +22,7 @@ import Testing
         let line = Explorer.inputHelp(input)
         #expect(line.contains("default 10"))
         #expect(line.contains("range 0 … "))
-        #expect(line.hasSuffix("· distance") || line.hasSuffix("· scalar"))
+        #expect(line.hasPrefix("distance · ") || line.hasPrefix("scalar · "))
     }
 
     @Test func theExtentLabelSaysWhereTheOutputIs() {

@@ -328,7 +328,7 @@ struct TmuxExplorerTests {
         #expect(Tmux.previewRows(screen).contains { $0.contains("▒▒▒▒") })
         tmux.send("Tab", "j")
         try tmux.waitFor("the selected input's description, default and type under the inputs") {
-            $0.contains("· default [0 0 640 80] · rectangle")
+            $0.contains("rectangle · default [0 0 640 80] · ")
         }
         tmux.send("i")
         try tmux.waitFor("the details give the average's numbers") {
