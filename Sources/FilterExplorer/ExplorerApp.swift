@@ -9,8 +9,12 @@ public struct ExplorerOptions: Sendable {
     public var stateURL: URL?
     /// The colour depth to use instead of the one the terminal announces (`--colors`).
     public var colors: ColorMode?
+    /// The graphics protocol to draw the preview with (`--graphics`); nil: as the terminal offers.
+    public var graphics: GraphicsProtocol?
 
-    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil) {
+    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil,
+                graphics: GraphicsProtocol? = nil) {
+        self.graphics = graphics
         self.imagePath = imagePath
         self.filterName = filterName
         self.stateURL = stateURL
@@ -73,6 +77,12 @@ public final class Explorer {
     var controlCursor = 0
     var controlScroll = 0
     var showOriginal = false
+    /// How the preview is drawn: cells, or pixels through a graphics protocol.
+    let graphics: GraphicsProtocol
+    /// Whether the preview's pixel image must be written again (a new frame, a key, a resize).
+    var imageDirty = true
+    /// Whether a pixel image is on the screen now.
+    var imageShown = false
     /// The preview's zoom (fit, or a scale around a centre) and whether it fills the screen.
     var zoom = PreviewZoom.fit
     var fullScreen = false
@@ -106,7 +116,8 @@ public final class Explorer {
         stateURL = options.stateURL ?? ExplorerState.defaultURL()
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state
-        renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode)
+        graphics = options.graphics ?? GraphicsProtocol.detect(environment: ProcessInfo.processInfo.environment)
+        renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode, graphics: graphics)
         var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 } + samples.warnings
         // A session that died (a crash, or stuck and killed) on a filter may have died of its saved values:
         // start that filter from its defaults rather than dying again on every launch.
@@ -146,6 +157,7 @@ public final class Explorer {
             if terminal.pendingSignal != 0 { break }
             if let finished = renderer.takeFrame() {
                 frame = finished
+                imageDirty = true
                 if let error = finished.error { message = Message(text: "render failed: \(error)", isError: true) }
                 dirty = true
             }
@@ -173,6 +185,7 @@ public final class Explorer {
             }
             handle(event)
             dirty = true
+            imageDirty = true
         }
     }
 

@@ -73,6 +73,26 @@ extension Explorer {
         if case .help = mode { drawHelp(layout) }
         if case .details = mode { drawDetails(layout) }
         terminal.refresh()
+        drawPixelImage()
+    }
+
+    /// With a graphics protocol, the frame's pixels go straight to the terminal after ncurses has drawn (its
+    /// cells under the image are blank), at the preview's position with the cursor saved and restored so
+    /// ncurses' idea of it stays right. Written again only when something changed; removed (kitty keeps
+    /// images) while an overlay covers the preview.
+    private func drawPixelImage() {
+        guard graphics != .symbols, imageDirty else { return }
+        imageDirty = false
+        var out = imageShown ? graphics.clearSequence : ""
+        imageShown = false
+        let overlay: Bool = switch mode { case .help, .details: true; default: false }
+        if !overlay, previewNote == nil, let frame, let image = frame.image, !image.isEmpty {
+            let origin = frame.geometry.cells
+            out += "\u{1B}7\u{1B}[\(origin.y + 1);\(origin.x + 1)H" + image + "\u{1B}8"
+            imageShown = true
+        }
+        guard !out.isEmpty else { return }
+        terminal.writeRaw(out)
     }
 
     private func drawTooSmall(_ layout: ExplorerLayout) {
@@ -94,6 +114,7 @@ extension Explorer {
         if fullScreen { parts.append("full screen (f)") }
         parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
         parts.append("colours \(terminal.colorMode.rawValue)")
+        if graphics != .symbols { parts.append("graphics \(graphics.rawValue)") }
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
         terminal.put(0, 1, parts.joined(separator: "  ·  "), width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))

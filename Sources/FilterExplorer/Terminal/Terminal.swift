@@ -239,6 +239,17 @@ public final class Terminal {
 
     public func erase() { CNcursesW.erase() }
     public func refresh() { CNcursesW.refresh() }
+
+    /// Writes bytes to the terminal behind ncurses' back (graphics-protocol images), after its output is flushed.
+    public func writeRaw(_ text: String) {
+        fflush(nil)  // every stream: ncurses writes through its own
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 { if errno == EINTR || errno == EAGAIN { continue } else { return } }
+            bytes = bytes.dropFirst(written)
+        }
+    }
     /// Forgets what ncurses thinks is on the screen, so the next refresh repaints everything (Ctrl-L).
     public func clearAll() { clearok(cnc_stdscr(), true) }
 
