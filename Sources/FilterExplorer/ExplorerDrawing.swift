@@ -112,11 +112,11 @@ extension Explorer {
         parts.append(zoomLabel)
         if !showOriginal, let extent = outputExtent { parts.append(Self.extentLabel(extent, shown: framedRect)) }
         if fullScreen { parts.append("full screen (f)") }
-        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
-        parts.append("colours \(terminal.colorMode.rawValue)")
         if graphics != .symbols { parts.append("graphics \(graphics.rawValue)") }
+        parts.append("colours \(terminal.colorMode.rawValue)")
+        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
-        terminal.put(0, 1, parts.joined(separator: "  ·  "), width: layout.columns - 2,
+        terminal.put(0, 1, parts.joined(separator: " · "), width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
     }
 

@@ -281,11 +281,11 @@ struct TmuxExplorerTests {
         let tmux = try Tmux(name: "zoom")
         defer { tmux.kill() }
         try tmux.start(["explore", "--filter", "CITwirlDistortion"])
-        try tmux.waitFor("opens fitted") { $0.contains("·  fit ") && Tmux.statusLine($0).contains(" ms ") }
+        try tmux.waitFor("opens fitted") { $0.contains("· fit ") && Tmux.statusLine($0).contains(" ms ") }
         tmux.send("+")
-        try tmux.waitFor("+ zooms in, the level in the header") { $0.contains("·  zoom ") }
+        try tmux.waitFor("+ zooms in, the level in the header") { $0.contains("· zoom ") }
         tmux.send("1")
-        try tmux.waitFor("1 is one image pixel per preview pixel") { $0.contains("·  1:1  ·") }
+        try tmux.waitFor("1 is one image pixel per preview pixel") { $0.contains("· 1:1 ·") }
         tmux.send("Tab", "j")
         try tmux.waitFor("the centre input is selected") { Tmux.statusLine($0).contains("inputCenter") }
         tmux.send("f", "+")
@@ -305,7 +305,7 @@ struct TmuxExplorerTests {
         }
         if let p = try? Tmux.position(of: "✛", in: panned) { #expect(p.row == marker.row) }
         tmux.send("0", "f")
-        try tmux.waitFor("0 fits, f restores the list") { $0.contains("·  fit ") && $0.contains("Inputs: Twirl") }
+        try tmux.waitFor("0 fits, f restores the list") { $0.contains("· fit ") && $0.contains("Inputs: Twirl") }
         try tmux.quitAndCheckRestored()
     }
 
@@ -336,6 +336,42 @@ struct TmuxExplorerTests {
         }
         tmux.send("Escape")
         try tmux.quitAndCheckRestored()
+    }
+
+    @Test func graphicsProtocolSymbolsInTmuxUnlessForced() throws {
+        let tmux = try Tmux(name: "graphics")
+        defer { tmux.kill() }
+        // Inside tmux (TMUX set, as for anyone running it there) the default is symbols, even in kitty.
+        try tmux.start(["explore", "--filter", "CISepiaTone"], environment: ["TMUX": "/tmp/x,1,0", "KITTY_WINDOW_ID": "1"])
+        let symbols = try tmux.waitFor("symbols by default") { Tmux.statusLine($0).contains(" ms ") }
+        #expect(!symbols.contains("graphics "))
+        try tmux.quitAndCheckRestored()
+
+        let forced = try Tmux(name: "graphics-kitty")
+        defer { forced.kill() }
+        let output = forced.stateDirectory.appendingPathComponent("pane-output").path
+        try forced.start(["explore", "--filter", "CISepiaTone", "--graphics", "kitty"])
+        forced.pipeOutput(to: output)
+        try forced.waitFor("forced kitty is named in the header") {
+            $0.contains("graphics kitty") && Tmux.statusLine($0).contains(" ms ")
+        }
+        // Any key writes the image again: a kitty image (transmit and display) at the preview's place.
+        forced.send("C-l")
+        var bytes = ""
+        for _ in 0..<50 {
+            bytes = (try? String(contentsOfFile: output, encoding: .isoLatin1)) ?? ""
+            if bytes.contains("\u{1B}_Ga=T") { break }
+            usleep(100_000)
+        }
+        #expect(bytes.contains("\u{1B}7\u{1B}[2;") && bytes.contains("\u{1B}_Ga=T"))
+        // Help over the preview removes the image (kitty keeps images until told).
+        forced.send("?")
+        try forced.waitFor("help opens") { $0.contains("Keys (any key closes)") }
+        usleep(300_000)
+        let after = (try? String(contentsOfFile: output, encoding: .isoLatin1)) ?? ""
+        #expect(after.contains("\u{1B}_Ga=d,d=A\u{1B}\\"))
+        forced.send("Escape")
+        try forced.quitAndCheckRestored()
     }
 
     @Test func helpThenCtrlC() throws {
@@ -383,6 +419,11 @@ struct Tmux {
         // Not captured: the server forked here would hold the pipe open and reading it would never end.
         try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
                 capture: false)
+    }
+
+    /// Copies everything the program writes to the pane (escape sequences included) to `path`.
+    func pipeOutput(to path: String) {
+        _ = try? run(["pipe-pane", "-t", "main", "-o", "cat >> '\(path)'"])
     }
 
     func send(_ keys: String...) {
