@@ -81,8 +81,8 @@ public final class Explorer {
     let graphics: GraphicsProtocol
     /// Whether the preview's pixel image must be written again (a new frame, a key, a resize).
     var imageDirty = true
-    /// Whether a pixel image is on the screen now.
-    var imageShown = false
+    /// Where a pixel image is on the screen now, if one is.
+    var imageCells: CellRect?
     /// The preview's zoom (fit, or a scale around a centre) and whether it fills the screen.
     var zoom = PreviewZoom.fit
     var fullScreen = false

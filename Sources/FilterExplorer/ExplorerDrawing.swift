@@ -83,13 +83,19 @@ extension Explorer {
     private func drawPixelImage() {
         guard graphics != .symbols, imageDirty else { return }
         imageDirty = false
-        var out = imageShown ? graphics.clearSequence : ""
-        imageShown = false
         let overlay: Bool = switch mode { case .help, .details: true; default: false }
-        if !overlay, previewNote == nil, let frame, let image = frame.image, !image.isEmpty {
-            let origin = frame.geometry.cells
-            out += "\u{1B}7\u{1B}[\(origin.y + 1);\(origin.x + 1)H" + image + "\u{1B}8"
-            imageShown = true
+        let next = !overlay && previewNote == nil ? frame.flatMap { f in f.image.map { (f.geometry.cells, $0) } } : nil
+        // Sixel and iTerm2 pixels stay until something is drawn over them, and ncurses believes those cells
+        // blank: when the image goes or moves, ncurses repaints the whole screen first.
+        if let shown = imageCells, graphics != .kitty, next?.0 != shown {
+            terminal.clearAll()
+            terminal.refresh()
+        }
+        var out = imageCells != nil ? graphics.clearSequence : ""
+        imageCells = nil
+        if let (cells, image) = next, !image.isEmpty {
+            out += "\u{1B}7\u{1B}[\(cells.y + 1);\(cells.x + 1)H" + image + "\u{1B}8"
+            imageCells = cells
         }
         guard !out.isEmpty else { return }
         terminal.writeRaw(out)
