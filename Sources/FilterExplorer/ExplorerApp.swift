@@ -183,9 +183,21 @@ public final class Explorer {
                 if idlePolls % 64 == 0, !terminal.isAttached { running = false }
                 continue
             }
+            // A pixel image is written again only when ncurses may have drawn over it: an overlay opened or
+            // closed, a repaint (Ctrl-L, resize). New frames set it too. (Not on every key: over ssh a sixel
+            // image is hundreds of kilobytes.)
+            let overlayBefore = coversPreview
             handle(event)
             dirty = true
-            imageDirty = true
+            if coversPreview != overlayBefore || event == .key(.ctrl("l")) || event == .resize { imageDirty = true }
+        }
+    }
+
+    /// Whether an overlay (help, details) covers the preview.
+    var coversPreview: Bool {
+        switch mode {
+        case .help, .details: true
+        default: false
         }
     }
 
@@ -281,6 +293,7 @@ public final class Explorer {
             }
             if previewNote != nil {
                 frame = nil
+                imageDirty = true
                 requestedGeometry = nil
                 return
             }
@@ -295,6 +308,7 @@ public final class Explorer {
         guard !framing.rect.isEmpty, !framing.rect.isInfinite else {
             previewNote = "the output is empty"
             frame = nil
+            imageDirty = true
             requestedGeometry = nil
             return
         }

@@ -83,8 +83,7 @@ extension Explorer {
     private func drawPixelImage() {
         guard graphics != .symbols, imageDirty else { return }
         imageDirty = false
-        let overlay: Bool = switch mode { case .help, .details: true; default: false }
-        let next = !overlay && previewNote == nil ? frame.flatMap { f in f.image.map { (f.geometry.cells, $0) } } : nil
+        let next = !coversPreview && previewNote == nil ? frame.flatMap { f in f.image.map { (f.geometry.cells, $0) } } : nil
         // Sixel and iTerm2 pixels stay until something is drawn over them, and ncurses believes those cells
         // blank: when the image goes or moves, ncurses repaints the whole screen first.
         if let shown = imageCells, graphics != .kitty, next?.0 != shown {
