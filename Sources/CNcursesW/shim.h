@@ -107,4 +107,21 @@ static inline int cnc_probe_terminal(const char *term, int *colors, int *rgb) {
     del_curterm(probe);
     return 0;
 }
+
+/// Whether a terminal type can move the cursor (cup) and clear the screen (clear): without them (TERM=dumb) a
+/// full-screen program shows nothing useful. Returns 1 or 0, or -1 when the terminal type is unknown.
+static inline int cnc_probe_addressing(const char *term) {
+    TERMINAL *saved = cur_term;
+    int error = 0;
+    if (setupterm((char *)term, 1, &error) != OK) {
+        set_curterm(saved);
+        return -1;
+    }
+    char *cup = tigetstr((char *)"cup"), *clear = tigetstr((char *)"clear");
+    int ok = cup != NULL && cup != (char *)-1 && clear != NULL && clear != (char *)-1;
+    TERMINAL *probe = cur_term;
+    set_curterm(saved);
+    del_curterm(probe);
+    return ok;
+}
 #endif

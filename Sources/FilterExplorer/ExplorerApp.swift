@@ -9,8 +9,12 @@ public struct ExplorerOptions: Sendable {
     public var stateURL: URL?
     /// The colour depth to use instead of the one the terminal announces (`--colors`).
     public var colors: ColorMode?
+    /// The graphics protocol to draw the preview with (`--graphics`); nil: as the terminal offers.
+    public var graphics: GraphicsProtocol?
 
-    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil) {
+    public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil,
+                graphics: GraphicsProtocol? = nil) {
+        self.graphics = graphics
         self.imagePath = imagePath
         self.filterName = filterName
         self.stateURL = stateURL
@@ -26,6 +30,8 @@ public final class Explorer {
     /// What keys currently do beyond the normal bindings.
     enum Mode {
         case normal
+        /// Zoom and pan: arrows pan the preview, + - 1 0 zoom.
+        case view
         case help
         /// The current filter's details (description, fidelity and its evidence) over the screen.
         case details
@@ -71,6 +77,21 @@ public final class Explorer {
     var controlCursor = 0
     var controlScroll = 0
     var showOriginal = false
+    /// How the preview is drawn: cells, or pixels through a graphics protocol.
+    let graphics: GraphicsProtocol
+    /// Whether the preview's pixel image must be written again (a new frame, a key, a resize).
+    var imageDirty = true
+    /// Where a pixel image is on the screen now, if one is.
+    var imageCells: CellRect?
+    /// The preview's zoom (fit, or a scale around a centre) and whether it fills the screen.
+    var zoom = PreviewZoom.fit
+    var fullScreen = false
+    /// The full-size rectangle of the newest framed output (what zoom and pan move over).
+    var framedRect: Rect?
+    /// The output's own extent (full-size coordinates), shown in the title.
+    var outputExtent: Rect?
+    /// A reduction's values, computed when the details pane opens (`FilterSession.reductionValues`).
+    var reductionValues: [String]?
     var frame: PreviewFrame?
     /// The geometry of the newest request (the marker follows it before its frame arrives).
     var requestedGeometry: PreviewGeometry?
@@ -95,7 +116,8 @@ public final class Explorer {
         stateURL = options.stateURL ?? ExplorerState.defaultURL()
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state
-        renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode)
+        graphics = options.graphics ?? GraphicsProtocol.detect(environment: ProcessInfo.processInfo.environment)
+        renderer = PreviewRenderer(context: context, mode: terminal.colorMode, unicode: terminal.unicode, graphics: graphics)
         var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 } + samples.warnings
         // A session that died (a crash, or stuck and killed) on a filter may have died of its saved values:
         // start that filter from its defaults rather than dying again on every launch.
@@ -135,6 +157,7 @@ public final class Explorer {
             if terminal.pendingSignal != 0 { break }
             if let finished = renderer.takeFrame() {
                 frame = finished
+                imageDirty = true
                 if let error = finished.error { message = Message(text: "render failed: \(error)", isError: true) }
                 dirty = true
             }
@@ -160,15 +183,29 @@ public final class Explorer {
                 if idlePolls % 64 == 0, !terminal.isAttached { running = false }
                 continue
             }
+            // A pixel image is written again only when ncurses may have drawn over it: an overlay opened or
+            // closed, a repaint (Ctrl-L, resize). New frames set it too. (Not on every key: over ssh a sixel
+            // image is hundreds of kilobytes.)
+            let overlayBefore = coversPreview
             handle(event)
             dirty = true
+            if coversPreview != overlayBefore || event == .key(.ctrl("l")) || event == .resize { imageDirty = true }
+        }
+    }
+
+    /// Whether an overlay (help, details) covers the preview.
+    var coversPreview: Bool {
+        switch mode {
+        case .help, .details: true
+        default: false
         }
     }
 
     // MARK: Filters and values
 
     var layout: ExplorerLayout {
-        ExplorerLayout(columns: terminal.cols, rows: terminal.rows, controlCount: session?.controls.count ?? 0)
+        ExplorerLayout(columns: terminal.cols, rows: terminal.rows, controlCount: session?.controls.count ?? 0,
+                       fullScreen: fullScreen)
     }
 
     func select(filterNamed name: String) {
@@ -239,9 +276,12 @@ public final class Explorer {
         let layout = layout
         guard !layout.isTooSmall, let session else { return }
         // Large photos preview from a proxy about the preview's size, then refine at full size in the background.
-        let proxyFactor = samples.proxyFactor(forPreview: PreviewGeometry(imageRect: samples.sourceRect, area: layout.preview,
-                                                                          maximumCells: terminal.maximumPreviewCells).pixelSize)
-        let framing: PreviewPlanner.Framing
+        let fitFactor = samples.proxyFactor(forPreview: PreviewGeometry(imageRect: samples.sourceRect, area: layout.preview,
+                                                                        maximumCells: terminal.maximumPreviewCells).pixelSize)
+        // Zoomed in, the proxy is as fine as the zoom needs (full size from 1:1 on, where only the visible
+        // region is rendered); never coarser than the fitted view's.
+        let proxyFactor = zoom.proxyFactor.map { min($0, fitFactor) } ?? fitFactor
+        var framing: PreviewPlanner.Framing
         var refinement: Image?
         if showOriginal {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
@@ -253,6 +293,7 @@ public final class Explorer {
             }
             if previewNote != nil {
                 frame = nil
+                imageDirty = true
                 requestedGeometry = nil
                 return
             }
@@ -267,11 +308,15 @@ public final class Explorer {
         guard !framing.rect.isEmpty, !framing.rect.isInfinite else {
             previewNote = "the output is empty"
             frame = nil
+            imageDirty = true
             requestedGeometry = nil
             return
         }
-        let geometry = PreviewGeometry(imageRect: framing.fullSizeRect, area: layout.preview,
-                                       maximumCells: terminal.maximumPreviewCells)
+        framedRect = framing.fullSizeRect
+        outputExtent = framing.fullSizeOutputExtent
+        let visible = zoom.visibleRect(of: framing.fullSizeRect, area: layout.preview)
+        let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
+                                       maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)
         requestedGeometry = geometry
         lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry,
                                                        proxyFactor: framing.proxyFactor, refinement: refinement))

@@ -60,15 +60,44 @@ extension Explorer {
             return
         }
         drawTitle(layout)
-        drawTree(layout)
-        for y in layout.tree.y..<layout.tree.maxY { terminal.put(y, layout.tree.maxX, glyphs.vertical, .init(.dim)) }
+        if !fullScreen {
+            drawTree(layout)
+            for y in layout.tree.y..<layout.tree.maxY { terminal.put(y, layout.tree.maxX, glyphs.vertical, .init(.dim)) }
+        }
         drawPreview(layout)
-        drawToneCurve(layout.preview)
-        drawControls(layout)
+        if !fullScreen {
+            drawToneCurve(layout.preview)
+            drawControls(layout)
+        }
         drawStatus(layout)
         if case .help = mode { drawHelp(layout) }
         if case .details = mode { drawDetails(layout) }
         terminal.refresh()
+        drawPixelImage()
+    }
+
+    /// With a graphics protocol, the frame's pixels go straight to the terminal after ncurses has drawn (its
+    /// cells under the image are blank), at the preview's position with the cursor saved and restored so
+    /// ncurses' idea of it stays right. Written again only when something changed; removed (kitty keeps
+    /// images) while an overlay covers the preview.
+    private func drawPixelImage() {
+        guard graphics != .symbols, imageDirty else { return }
+        imageDirty = false
+        let next = !coversPreview && previewNote == nil ? frame.flatMap { f in f.image.map { (f.geometry.cells, $0) } } : nil
+        // Sixel and iTerm2 pixels stay until something is drawn over them, and ncurses believes those cells
+        // blank: when the image goes or moves, ncurses repaints the whole screen first.
+        if let shown = imageCells, graphics != .kitty, next?.0 != shown {
+            terminal.clearAll()
+            terminal.refresh()
+        }
+        var out = imageCells != nil ? graphics.clearSequence : ""
+        imageCells = nil
+        if let (cells, image) = next, !image.isEmpty {
+            out += "\u{1B}7\u{1B}[\(cells.y + 1);\(cells.x + 1)H" + image + "\u{1B}8"
+            imageCells = cells
+        }
+        guard !out.isEmpty else { return }
+        terminal.writeRaw(out)
     }
 
     private func drawTooSmall(_ layout: ExplorerLayout) {
@@ -85,11 +114,36 @@ extension Explorer {
         let rect = samples.sourceRect
         var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
         parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
-        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
+        parts.append(zoomLabel)
+        if !showOriginal, let extent = outputExtent { parts.append(Self.extentLabel(extent, shown: framedRect)) }
+        if fullScreen { parts.append("full screen (f)") }
+        if graphics != .symbols { parts.append("graphics \(graphics.rawValue)") }
         parts.append("colours \(terminal.colorMode.rawValue)")
+        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
-        terminal.put(0, 1, parts.joined(separator: "  ·  "), width: layout.columns - 2,
+        terminal.put(0, 1, parts.joined(separator: " · "), width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
+    }
+
+    /// "output 672×672 at (−80,−80)": where the filter's output lies (its extent), and what is shown of it
+    /// when that is cut (an infinite generator, a clamped blur).
+    static func extentLabel(_ extent: Rect, shown: Rect?) -> String {
+        func size(_ r: Rect) -> String { "\(formatNumber(r.width))×\(formatNumber(r.height))" }
+        func at(_ r: Rect) -> String {
+            r.x == 0 && r.y == 0 ? "" : " at (\(formatNumber(r.x)),\(formatNumber(r.y)))".replacingOccurrences(of: "-", with: "−")
+        }
+        var text = extent.isInfinite ? "output infinite" : "output \(size(extent))\(at(extent))"
+        if let shown, shown != extent { text += ", shown \(size(shown))\(at(shown))" }
+        return text
+    }
+
+    /// "fit 12%", "zoom 200%" or "1:1": preview pixels per image pixel of the view shown (or requested).
+    var zoomLabel: String {
+        guard let geometry, geometry.imageRect.width > 0 else { return zoom.scale == nil ? "fit" : "zoom" }
+        let scale = Double(geometry.pixelSize.width) / geometry.imageRect.width
+        if zoom.scale == nil { return String(format: "fit %.0f%%", scale * 100) }
+        if abs(scale - 1) < 0.001 { return "1:1" }
+        return String(format: scale < 0.1 ? "zoom %.1f%%" : "zoom %.0f%%", scale * 100)
     }
 
     private func drawTree(_ layout: ExplorerLayout) {
@@ -276,6 +330,10 @@ extension Explorer {
         terminal.put(header.y, header.x + 1, title, width: header.width - 2,
                      .init(focused ? .accent : nil, bold: true, reverse: focused && terminal.colorMode == .monochrome))
         let area = layout.controls
+        if let control = currentControl {
+            terminal.put(layout.inputHelp.y, layout.inputHelp.x + 2, Self.inputHelp(control.input),
+                         width: layout.inputHelp.width - 2, .init(.dim))
+        }
         if session.controls.isEmpty {
             terminal.put(area.y, area.x + 2, "(this filter has no inputs)", width: area.width - 2, .init(.dim))
             return
@@ -300,6 +358,27 @@ extension Explorer {
             let more = "\(controlScroll + 1)–\(min(session.controls.count, controlScroll + area.height)) of \(session.controls.count)"
             terminal.put(header.y, header.maxX - more.count - 2, more, .init(.dim))
         }
+    }
+
+    /// What a new user needs to know about an input on one line: its type, default and range first (so a
+    /// narrow terminal cuts the prose, not the numbers), then what it does.
+    static func inputHelp(_ input: InputDescriptor) -> String {
+        var parts: [String] = []
+        if let type = input.type { parts.append(type.rawValue.replacingOccurrences(of: "CIAttributeType", with: "").lowercased()) }
+        if let value = input.defaultValue { parts.append("default \(value)") }
+        let low = input.minimum ?? input.sliderMinimum, high = input.maximum ?? input.sliderMaximum
+        if low != nil || high != nil {
+            var range = "range \(low.map(formatNumber) ?? "−∞") … \(high.map(formatNumber) ?? "∞")"
+            // The slider's span when the input accepts more than it.
+            if let sliderLow = input.sliderMinimum, let sliderHigh = input.sliderMaximum,
+               sliderLow != input.minimum || sliderHigh != input.maximum {
+                range += " (slider \(formatNumber(sliderLow)) … \(formatNumber(sliderHigh)))"
+            }
+            parts.append(range)
+        }
+        let description = input.description.trimmingCharacters(in: .whitespacesAndNewlines)
+        parts.append(description.isEmpty ? input.displayName : description)
+        return parts.joined(separator: " · ")
     }
 
     private func drawWidget(_ control: InputControl, index: Int, y: Int, area: CellRect, selected: Bool) {
@@ -423,6 +502,7 @@ extension Explorer {
         case .rectangle: parts.append("rectangle: arrows move, c move/resize, Enter done, Esc cancel")
         case .transform: parts.append("transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel")
         case .curve: parts.append("curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel")
+        case .view: parts.append("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done")
         default: break
         }
         return parts.joined(separator: " · ")
@@ -453,6 +533,11 @@ extension Explorer {
         let status = descriptor.unavailableReason.map { "unavailable: it \($0)" }
             ?? (session.isImplemented ? "available" : "not implemented yet")
         lines += wrap("Status: \(status)", width: text).map { ($0, false) }
+        if let values = reductionValues {
+            lines.append(("", false))
+            lines.append(("Output values (a reduction: its numbers, not only the swatch)", true))
+            lines += values.flatMap { wrap($0, width: text) }.map { ($0, false) }
+        }
         if let fidelity = descriptor.fidelity {
             lines.append(("", false))
             lines.append(("Fidelity: \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) (\(fidelity.status.meaning))", true))

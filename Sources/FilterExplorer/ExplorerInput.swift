@@ -28,8 +28,12 @@ extension Explorer {
         ("a", "animate the time input 0→1, looping (transitions); a again stops"),
         ("e", "export the output at full resolution (shows the render command)"),
         ("m", "mouse on / off (click to select, wheel to scroll, click sliders)"),
+        ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
+        ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
+        ("z", "pan while zoomed: arrows move (Shift or HJKL by half a view), + - 1 0 zoom, Enter or Esc done"),
+        ("f", "full-screen preview (hides the list and the inputs; arrows pan when zoomed)"),
         ("Ctrl-L", "redraw the screen"),
-        ("i", "details of the filter: description, how sure we are of it (fidelity) and why"),
+        ("i", "details of the filter: description, fidelity and why; a reduction's values (RGBA numbers)"),
         ("?", "this help"),
     ]
 
@@ -64,7 +68,12 @@ extension Explorer {
             modalTransform(key, inputKey: key0, handle: handle, original: original)
         case .curve(let originals):
             modalCurve(key, originals: originals)
+        case .view:
+            if key == .enter || key == .escape || key == .char("z") { mode = .normal }
+            else if !zoomKey(key) { panKey(key) }
         case .normal:
+            // Full screen, arrows pan (there is no list nor inputs to move in).
+            if fullScreen, zoom.scale != nil, panKey(key) { return }
             if !globalKey(key) {
                 if focus == .filters { filtersKey(key) } else { controlsKey(key) }
             }
@@ -76,7 +85,12 @@ extension Explorer {
         switch key {
         case .char("q"), .char("Q"): running = false
         case .char("?"), .function(1): mode = .help
-        case .char("i"): if session != nil { mode = .details }
+        case .char("i"):
+            guard let session else { return true }
+            do { reductionValues = try session.reductionValues(context: context) } catch {
+                reductionValues = ["could not compute: \(error)"]
+            }
+            mode = .details
         case .tab, .backTab: focus = focus == .filters ? .controls : .filters
         case .char("/"):
             mode = .text(TextEntry(purpose: .search(cursor: tree.cursor, filter: session?.name), prompt: "/",
@@ -92,6 +106,14 @@ extension Explorer {
             needsRender = true
         case .char("a"):
             toggleAnimation()
+        case .char("+"), .char("-"), .char("1"), .char("0"):
+            zoomKey(key)
+        case .char("z"):
+            mode = .view
+        case .char("f"):
+            fullScreen.toggle()
+            needsRender = true
+            terminal.clearAll()
         case .char("m"):
             terminal.setMouse(!terminal.mouseEnabled)
             message = Message(text: terminal.mouseEnabled ? "mouse on" : "mouse off (the terminal selects text again)",
@@ -118,6 +140,37 @@ extension Explorer {
         default:
             return false
         }
+        return true
+    }
+
+    /// + - 1 0: zoom in, out, 1:1, fit. Returns false for other keys.
+    @discardableResult
+    func zoomKey(_ key: Key) -> Bool {
+        let area = layout.preview
+        let rect = framedRect ?? samples.sourceRect
+        switch key {
+        case .char("+"): zoom = zoom.zoomed(by: 2, of: rect, area: area)
+        case .char("-"): zoom = zoom.zoomed(by: 0.5, of: rect, area: area)
+        case .char("1"): zoom = zoom.oneToOne(of: rect, area: area)
+        case .char("0"): zoom = .fit
+        default: return false
+        }
+        needsRender = true
+        return true
+    }
+
+    /// Arrows (and hjkl) pan a zoomed preview by an eighth of the view, Shift (HJKL) by half.
+    @discardableResult
+    func panKey(_ key: Key) -> Bool {
+        guard let (dx, dy, coarse) = arrow(key) else { return false }
+        if zoom.scale == nil {
+            message = Message(text: "the whole output is shown: zoom in (+ or 1) to pan", isError: false)
+            return true
+        }
+        let step = coarse ? 0.5 : 0.125
+        zoom = zoom.panned(dx: Double(dx) * step, dy: Double(dy) * step, of: framedRect ?? samples.sourceRect,
+                           area: layout.preview)
+        needsRender = true
         return true
     }
 
@@ -312,7 +365,7 @@ extension Explorer {
         return true
     }
 
-    private func arrow(_ key: Key) -> (dx: Int, dy: Int, coarse: Bool)? {
+    func arrow(_ key: Key) -> (dx: Int, dy: Int, coarse: Bool)? {
         switch key {
         case .left, .char("h"): (-1, 0, false)
         case .right, .char("l"): (1, 0, false)
@@ -427,6 +480,14 @@ extension Explorer {
         if case .details = mode { mode = .normal; return }
         if case .text = mode { return }
         let (x, y) = (mouse.x, mouse.y)
+        // The wheel over the preview zooms around the image point under the pointer.
+        if layout.preview.contains(x: x, y: y), mouse.action == .wheelUp || mouse.action == .wheelDown, let geometry {
+            let point = geometry.imagePoint(cellX: x, cellY: y)
+            zoom = zoom.zoomed(by: mouse.action == .wheelUp ? 2 : 0.5, of: framedRect ?? samples.sourceRect,
+                               area: layout.preview, around: point)
+            needsRender = true
+            return
+        }
         if layout.tree.contains(x: x, y: y) {
             switch mouse.action {
             case .wheelUp: tree.moveCursor(by: -3)

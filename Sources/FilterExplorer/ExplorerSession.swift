@@ -303,6 +303,36 @@ public final class FilterSession {
                                     opaque: !forExport, proxyFactor: factor)
     }
 
+    /// A reduction's numbers (CIAreaAverage's pixel, a histogram's first bins, min/max ...): the first `limit`
+    /// pixels of its output, left to right on the bottom row, as linear working-space values (premultiplied,
+    /// as the engine holds them) and as the 8-bit sRGB a file would get. Nil for filters that are not reductions.
+    public func reductionValues(limit: Int = 4, context: RenderContext = RenderContext()) throws -> [String]? {
+        guard descriptor.categories.contains("CICategoryReduction") || name.hasSuffix("Histogram"),
+              name != "CIHistogramDisplayFilter" else { return nil }
+        let framing = try framedOutput(context: context, forExport: true)
+        let extent = framing.image.extent
+        guard !extent.isEmpty, !extent.isInfinite else { return [] }
+        let row = Rect(x: extent.minX, y: extent.minY, width: min(extent.width, Double(limit)), height: 1).integral
+        let buffer = try context.render(framing.image, rect: row)
+        var lines: [String] = []
+        for i in 0..<Int(row.width) {
+            let x = Int(row.x) + i, y = Int(row.y)
+            let p = buffer.pixel(x: x, y: y)
+            func f(_ v: Float) -> String { String(format: "%.4f", v) }
+            let linear = [p.x, p.y, p.z, p.w].map(f).joined(separator: " ")
+            // Encoded as a file gets it: un-premultiplied, sRGB curve, 8 bits.
+            let a = p.w
+            let encoded = [p.x, p.y, p.z].map { v -> String in
+                let straight = a > 0 ? v / a : 0
+                let e = ColorMath.sRGB(fromLinear: min(1, max(0, straight)))
+                return "\(Int((e * 255).rounded()))"
+            } + ["\(Int((min(1, max(0, a)) * 255).rounded()))"]
+            lines.append("(\(x),\(y)) linear RGBA \(linear) · sRGB 8-bit \(encoded.joined(separator: " "))")
+        }
+        if extent.width > row.width { lines.append("… \(Int(extent.width))×\(Int(extent.height)) pixels in all") }
+        return lines
+    }
+
     /// A copy of the filter for images `factor` times smaller: the inputs measured in pixels (distances,
     /// positions, offsets, rectangles, translations) divided by it, the others as they are.
     private func proxyFilter(factor: Int) throws -> Filter {

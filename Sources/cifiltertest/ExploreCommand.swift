@@ -26,6 +26,12 @@ struct ExploreCommand: ParsableCommand {
             + "or force truecolor, 256, 16, 8 or none.", valueName: "depth"))
     var colors = "auto"
 
+    @Option(help: ArgumentHelp(
+        "Preview pixels: auto (a graphics protocol the terminal offers, judged from TERM, TERM_PROGRAM, "
+            + "KITTY_WINDOW_ID and chafa's terminal database; symbols inside tmux or screen), or force kitty, sixel, "
+            + "iterm or symbols (character cells).", valueName: "protocol"))
+    var graphics = "auto"
+
     @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")
     var bench = false
 
@@ -44,14 +50,22 @@ struct ExploreCommand: ParsableCommand {
         guard colors.lowercased() == "auto" || forced != nil else {
             throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none")
         }
+        let forcedGraphics = graphics.lowercased() == "auto" ? nil : GraphicsProtocol.parse(graphics)
+        guard graphics.lowercased() == "auto" || forcedGraphics != nil else {
+            throw ValidationError("--graphics is auto, kitty, sixel, iterm or symbols")
+        }
         do {
-            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced))
+            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced,
+                                                          graphics: forcedGraphics))
             // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
             // so the parent shell sees it (and stops a script on Ctrl-C) as with any other program.
             if signal != 0 {
                 Foundation.signal(signal, SIG_DFL)
                 raise(signal)
             }
+        } catch let error as TerminalUnsupported {
+            FileHandle.standardError.write(Data("cifiltertest explore: \(error.message)\n".utf8))
+            throw ExitCode(2)
         } catch let error as FilterExplorerError {
             throw ValidationError(error.message)
         }

@@ -277,6 +277,103 @@ struct TmuxExplorerTests {
         try tmux.quitAndCheckRestored()
     }
 
+    @Test func zoomOneToOneFullScreenAndPan() throws {
+        let tmux = try Tmux(name: "zoom")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CITwirlDistortion"])
+        try tmux.waitFor("opens fitted") { $0.contains("· fit ") && Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("+")
+        try tmux.waitFor("+ zooms in, the level in the header") { $0.contains("· zoom ") }
+        tmux.send("1")
+        try tmux.waitFor("1 is one image pixel per preview pixel") { $0.contains("· 1:1 ·") }
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the centre input is selected") { Tmux.statusLine($0).contains("inputCenter") }
+        tmux.send("f", "+")
+        try tmux.waitFor("f hides the list and the inputs") {
+            $0.contains("full screen (f)") && !$0.contains("Inputs:") && !$0.contains("Distortion Effect")
+                && $0.contains("zoom 200%")
+        }
+        // Zoomed around the image centre, where the twirl's centre is: its marker is mid-screen.
+        let marked = try tmux.waitFor("the centre's marker is drawn on the zoomed preview") { $0.contains("✛") }
+        let marker = try Tmux.position(of: "✛", in: marked)
+        #expect(abs(marker.column - 60) <= 1 && abs(marker.row - 20) <= 1, "marker at \(marker)")
+        // Arrows pan in full screen: the marker moves left as the view moves right.
+        tmux.send("Right")
+        let panned = try tmux.waitFor("the view pans right") {
+            guard let p = try? Tmux.position(of: "✛", in: $0) else { return true }
+            return p.column < marker.column
+        }
+        if let p = try? Tmux.position(of: "✛", in: panned) { #expect(p.row == marker.row) }
+        tmux.send("0", "f")
+        try tmux.waitFor("0 fits, f restores the list") { $0.contains("· fit ") && $0.contains("Inputs: Twirl") }
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func dumbTerminalIsRefusedWithAReason() throws {
+        let tmux = try Tmux(name: "dumb")
+        defer { tmux.kill() }
+        try tmux.start(["explore"], environment: ["TERM": "dumb"])
+        let screen = try tmux.waitFor("a one-line reason and exit status 2") { $0.contains("EXITED:2") }
+        #expect(screen.contains("needs a terminal that can move the cursor; TERM=dumb cannot"))
+    }
+
+    @Test func noColorShadesInputHelpOutputExtentAndReductionValues() throws {
+        let tmux = try Tmux(name: "nocolor")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIAreaAverage"], environment: ["NO_COLOR": "1"])
+        let screen = try tmux.waitFor("the average shows as a shade, the extent in the title") {
+            $0.contains("output 1×1") && Tmux.statusLine($0).contains(" ms ")
+        }
+        // The astronaut's mean luminance is mid-dark: a medium shade, not chafa's 1-bit threshold.
+        #expect(Tmux.previewRows(screen).contains { $0.contains("▒▒▒▒") })
+        tmux.send("Tab", "j")
+        try tmux.waitFor("the selected input's description, default and type under the inputs") {
+            $0.contains("rectangle · default [0 0 640 80] · ")
+        }
+        tmux.send("i")
+        try tmux.waitFor("the details give the average's numbers") {
+            $0.contains("Output values") && $0.contains("(0,0) linear RGBA 0.") && $0.contains("sRGB 8-bit")
+        }
+        tmux.send("Escape")
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func graphicsProtocolSymbolsInTmuxUnlessForced() throws {
+        let tmux = try Tmux(name: "graphics")
+        defer { tmux.kill() }
+        // Inside tmux (TMUX set, as for anyone running it there) the default is symbols, even in kitty.
+        try tmux.start(["explore", "--filter", "CISepiaTone"], environment: ["TMUX": "/tmp/x,1,0", "KITTY_WINDOW_ID": "1"])
+        let symbols = try tmux.waitFor("symbols by default") { Tmux.statusLine($0).contains(" ms ") }
+        #expect(!symbols.contains("graphics "))
+        try tmux.quitAndCheckRestored()
+
+        let forced = try Tmux(name: "graphics-kitty")
+        defer { forced.kill() }
+        let output = forced.stateDirectory.appendingPathComponent("pane-output").path
+        try forced.start(["explore", "--filter", "CISepiaTone", "--graphics", "kitty"])
+        forced.pipeOutput(to: output)
+        try forced.waitFor("forced kitty is named in the header") {
+            $0.contains("graphics kitty") && Tmux.statusLine($0).contains(" ms ")
+        }
+        // Any key writes the image again: a kitty image (transmit and display) at the preview's place.
+        forced.send("C-l")
+        var bytes = ""
+        for _ in 0..<50 {
+            bytes = (try? String(contentsOfFile: output, encoding: .isoLatin1)) ?? ""
+            if bytes.contains("\u{1B}_Ga=T") { break }
+            usleep(100_000)
+        }
+        #expect(bytes.contains("\u{1B}7\u{1B}[2;") && bytes.contains("\u{1B}_Ga=T"))
+        // Help over the preview removes the image (kitty keeps images until told).
+        forced.send("?")
+        try forced.waitFor("help opens") { $0.contains("Keys (any key closes)") }
+        usleep(300_000)
+        let after = (try? String(contentsOfFile: output, encoding: .isoLatin1)) ?? ""
+        #expect(after.contains("\u{1B}_Ga=d,d=A\u{1B}\\"))
+        forced.send("Escape")
+        try forced.quitAndCheckRestored()
+    }
+
     @Test func helpThenCtrlC() throws {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }
@@ -322,6 +419,11 @@ struct Tmux {
         // Not captured: the server forked here would hold the pipe open and reading it would never end.
         try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
                 capture: false)
+    }
+
+    /// Copies everything the program writes to the pane (escape sequences included) to `path`.
+    func pipeOutput(to path: String) {
+        _ = try? run(["pipe-pane", "-t", "main", "-o", "cat >> '\(path)'"])
     }
 
     func send(_ keys: String...) {

@@ -211,7 +211,8 @@ import Testing
             #expect(layout.tree.maxX < layout.preview.x)
             #expect(layout.preview.maxY == layout.controlsHeader.y)
             #expect(layout.controlsHeader.maxY == layout.controls.y)
-            #expect(layout.controls.maxY == layout.status.y)
+            #expect(layout.controls.maxY == layout.inputHelp.y)
+            #expect(layout.inputHelp.maxY == layout.status.y)
         }
     }
 

@@ -16,9 +16,11 @@ public struct PreviewCells: Sendable, Equatable {
 public final class ChafaConverter {
     private let mode: ColorMode
     private let symbols: OpaquePointer
+    private let unicode: Bool
 
     public init(mode: ColorMode, unicode: Bool) {
         self.mode = mode
+        self.unicode = unicode
         symbols = chafa_symbol_map_new()
         if unicode {
             // Blocks, borders and spaces read well at a glance; wide symbols would break the cell grid.
@@ -31,6 +33,36 @@ public final class ChafaConverter {
     }
 
     deinit { chafa_symbol_map_unref(symbols) }
+
+    /// Without colour (NO_COLOR, `--colors none`): each cell a shade by its mean luminance, so tones show as
+    /// tones rather than chafa's two-colour threshold. Light is drawn as ink (the usual light-on-dark terminal).
+    static let shadeRamp: [Character] = [" ", "░", "▒", "▓", "█"]
+    static let asciiRamp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
+
+    static func shades(_ pixels: [UInt8], width: Int, height: Int, columns: Int, rows: Int, unicode: Bool) -> PreviewCells {
+        let ramp = unicode ? shadeRamp : asciiRamp
+        var chars = [UInt32](repeating: 32, count: columns * rows)
+        for row in 0..<rows {
+            let y0 = row * height / rows, y1 = max(y0 + 1, (row + 1) * height / rows)
+            for column in 0..<columns {
+                let x0 = column * width / columns, x1 = max(x0 + 1, (column + 1) * width / columns)
+                var sum = 0.0, count = 0
+                for y in y0..<min(y1, height) {
+                    for x in x0..<min(x1, width) {
+                        let i = (y * width + x) * 4
+                        // Rec. 709 weights on the encoded values: how light the cell looks.
+                        sum += 0.2126 * Double(pixels[i]) + 0.7152 * Double(pixels[i + 1]) + 0.0722 * Double(pixels[i + 2])
+                        count += 1
+                    }
+                }
+                let level = count == 0 ? 0 : sum / Double(count) / 255
+                let index = min(ramp.count - 1, Int(level * Double(ramp.count)))
+                chars[row * columns + column] = ramp[index].unicodeScalars.first!.value
+            }
+        }
+        let none = [Int32](repeating: -1, count: columns * rows)
+        return PreviewCells(width: columns, height: rows, chars: chars, foreground: none, background: none)
+    }
 
     private var canvasMode: ChafaCanvasMode {
         switch mode {
@@ -45,6 +77,7 @@ public final class ChafaConverter {
 
     /// Converts `pixels` (straight-alpha RGBA8, rows top to bottom) into a `columns`×`rows` canvas.
     public func convert(_ pixels: [UInt8], width: Int, height: Int, columns: Int, rows: Int) -> PreviewCells {
+        if mode == .monochrome { return Self.shades(pixels, width: width, height: height, columns: columns, rows: rows, unicode: unicode) }
         let config = chafa_canvas_config_new()
         defer { chafa_canvas_config_unref(config) }
         chafa_canvas_config_set_geometry(config, Int32(columns), Int32(rows))

@@ -30,7 +30,9 @@ public struct PreviewGeometry: Equatable, Sendable {
     public let cells: CellRect
 
     /// `maximumCells` caps the cell count (one colour pair per cell: the terminal may have too few).
-    public init(imageRect: Rect, area: CellRect, maximumCells: Int = .max) {
+    /// `scale` (preview pixels per image pixel, from a zoom) sizes the cells exactly, so that an image smaller
+    /// than the area at that scale is not stretched to fill it.
+    public init(imageRect: Rect, area: CellRect, maximumCells: Int = .max, scale: Double? = nil) {
         self.imageRect = imageRect
         let aspect = imageRect.width / max(imageRect.height, 1e-9)
         var width = area.width
@@ -38,6 +40,10 @@ public struct PreviewGeometry: Equatable, Sendable {
         if height > area.height {
             height = area.height
             width = Int((Double(height) * aspect * Self.cellAspect).rounded())
+        }
+        if let scale, scale.isFinite, scale > 0 {
+            width = min(width, max(1, Int((imageRect.width * scale / Double(Self.pixelsPerCell.x)).rounded())))
+            height = min(height, max(1, Int((imageRect.height * scale / Double(Self.pixelsPerCell.y)).rounded())))
         }
         // One-pixel strips (histograms, row and column averages, k-means) are stretched across a quarter of the
         // area, so their pixels show as bars rather than one line of cells.
@@ -117,6 +123,14 @@ public enum PreviewPlanner {
         /// Whether `rect` cuts the output's own extent (an infinite or larger output), so that a command line
         /// reproducing it needs a crop.
         public var isCropped = false
+        /// The output's own extent, before the framing cut it (infinite for generators), in `image`'s coordinates.
+        public var outputExtent: Rect? = nil
+
+        /// `outputExtent` in the source's coordinates.
+        public var fullSizeOutputExtent: Rect? {
+            guard let outputExtent, proxyFactor != 1, !outputExtent.isInfinite else { return outputExtent }
+            return AffineTransform.scale(x: Double(proxyFactor), y: Double(proxyFactor)).apply(to: outputExtent)
+        }
 
         /// `rect` in the source's coordinates, where markers and the mouse work.
         public var fullSizeRect: Rect {
@@ -139,7 +153,7 @@ public enum PreviewPlanner {
         }
         extent = extent.integral
         return Framing(image: output.cropped(to: extent), rect: extent, proxyFactor: proxyFactor,
-                       isCropped: extent != output.extent)
+                       isCropped: extent != output.extent, outputExtent: output.extent)
     }
 
     /// Some outputs are data more than pictures: a histogram's alpha is the histogram of the alpha channel
@@ -163,5 +177,79 @@ public enum PreviewPlanner {
                 p.a[i] = 1
             }
         }.apply(extent: output.extent, inputs: [output])
+    }
+}
+
+/// How much of the output the preview shows: all of it (fit), or a window around a centre at a scale, in
+/// preview pixels (`PreviewGeometry.pixelsPerCell`) per image pixel, so 1 is 1:1. Coordinates are the source's.
+public struct PreviewZoom: Equatable, Sendable {
+    /// Preview pixels per image pixel; nil: the whole output fits the preview.
+    public var scale: Double?
+    /// The image point at the middle of the preview while zoomed.
+    public var centreX = 0.0, centreY = 0.0
+
+    public static let maximumScale = 64.0
+    public static let fit = PreviewZoom()
+
+    public init(scale: Double? = nil, centreX: Double = 0, centreY: Double = 0) {
+        (self.scale, self.centreX, self.centreY) = (scale, centreX, centreY)
+    }
+
+    /// The scale at which all of `rect` fits `area`.
+    public static func fitScale(of rect: Rect, area: CellRect) -> Double {
+        let pixels = PreviewGeometry(imageRect: rect, area: area).pixelSize
+        return min(Double(pixels.width) / max(rect.width, 1e-9), Double(pixels.height) / max(rect.height, 1e-9))
+    }
+
+    /// The part of `rect` shown in `area`: all of it when fitted; when zoomed, the window of the area's pixel
+    /// size divided by the scale, kept inside `rect` (its origin on whole pixels, so 1:1 is pixel for pixel).
+    public func visibleRect(of rect: Rect, area: CellRect) -> Rect {
+        guard let scale, !rect.isInfinite, !rect.isEmpty else { return rect }
+        let width = Double(area.width * PreviewGeometry.pixelsPerCell.x) / scale
+        let height = Double(area.height * PreviewGeometry.pixelsPerCell.y) / scale
+        guard width < rect.width || height < rect.height else { return rect }
+        func origin(_ centre: Double, _ size: Double, _ min: Double, _ max: Double) -> Double {
+            size >= max - min ? min : Swift.min(Swift.max((centre - size / 2).rounded(.down), min), max - size)
+        }
+        let x = origin(centreX, width, rect.minX, rect.maxX), y = origin(centreY, height, rect.minY, rect.maxY)
+        return Rect(x: x, y: y, width: min(width, rect.width), height: min(height, rect.height))
+    }
+
+    /// Zoomed by `factor` (2 in, 0.5 out) keeping the image point (`x`, `y`) where it is on screen (the centre
+    /// by default); zooming out to the fit scale or below fits. `shown` is the visible rectangle now.
+    public func zoomed(by factor: Double, of rect: Rect, area: CellRect, around point: (x: Double, y: Double)? = nil) -> PreviewZoom {
+        let fit = Self.fitScale(of: rect, area: area)
+        let current = scale ?? fit
+        let shown = visibleRect(of: rect, area: area)
+        let centre = scale == nil ? (rect.midX, rect.midY) : (shown.midX, shown.midY)
+        let next = min(Self.maximumScale, current * factor)
+        guard next > fit * 1.0001 else { return .fit }
+        let anchor = point ?? centre
+        let keep = current / next
+        return PreviewZoom(scale: next, centreX: anchor.x + (centre.0 - anchor.x) * keep,
+                           centreY: anchor.y + (centre.1 - anchor.y) * keep)
+    }
+
+    /// One image pixel per preview pixel, around the centre of what is shown.
+    public func oneToOne(of rect: Rect, area: CellRect) -> PreviewZoom {
+        let shown = visibleRect(of: rect, area: area)
+        return PreviewZoom(scale: 1, centreX: shown.midX, centreY: shown.midY)
+    }
+
+    /// Moved by fractions of the visible window (x right, y up), kept inside `rect`.
+    public func panned(dx: Double, dy: Double, of rect: Rect, area: CellRect) -> PreviewZoom {
+        guard scale != nil else { return self }
+        let shown = visibleRect(of: rect, area: area)
+        var next = self
+        next.centreX = min(max(shown.midX + dx * shown.width, rect.minX + shown.width / 2), rect.maxX - shown.width / 2)
+        next.centreY = min(max(shown.midY + dy * shown.height, rect.minY + shown.height / 2), rect.maxY - shown.height / 2)
+        return next
+    }
+
+    /// The proxy factor a zoomed view needs: the largest whole factor keeping a proxy pixel no smaller than a
+    /// preview pixel (1 from 1:1 on, where the visible region renders at full resolution).
+    public var proxyFactor: Int? {
+        guard let scale else { return nil }
+        return max(1, min(64, Int((1 / scale).rounded(.down))))
     }
 }

@@ -33,6 +33,9 @@ public struct PreviewFrame: Sendable {
     public let generation: Int
     public let geometry: PreviewGeometry
     public let cells: PreviewCells?
+    /// With a graphics protocol: the escape sequence that draws the frame's pixels over its cells (which are
+    /// then blank).
+    public var image: String? = nil
     public let error: String?
     /// The proxy factor it was rendered at (1: full size).
     public let proxyFactor: Int
@@ -57,13 +60,15 @@ public final class PreviewRenderer: @unchecked Sendable {
     private let context: RenderContext
     private let mode: ColorMode
     private let unicode: Bool
+    private let graphics: GraphicsProtocol
     /// Above this many pixels, the output is downscaled by the engine before chafa sees it.
     static let maximumDirectPixels = 4_000_000
 
-    public init(context: RenderContext, mode: ColorMode, unicode: Bool) {
+    public init(context: RenderContext, mode: ColorMode, unicode: Bool, graphics: GraphicsProtocol = .symbols) {
         self.context = context
         self.mode = mode
         self.unicode = unicode
+        self.graphics = graphics
         let thread = Thread { [self] in work() }
         thread.name = "preview"
         thread.start()
@@ -112,6 +117,7 @@ public final class PreviewRenderer: @unchecked Sendable {
 
     private func work() {
         let converter = ChafaConverter(mode: mode, unicode: unicode)
+        let printer = graphics == .symbols ? nil : ChafaPixelPrinter(graphics: graphics)
         while true {
             condition.lock()
             while pending == nil && !stopping { condition.wait() }
@@ -125,7 +131,7 @@ public final class PreviewRenderer: @unchecked Sendable {
             inProgress = cancellation
             condition.unlock()
 
-            var frame = render(request, generation: generation, converter: converter, cancellation: cancellation)
+            var frame = render(request, generation: generation, converter: converter, printer: printer, cancellation: cancellation)
             var refinement = request.refinement.map { PreviewRequest(image: $0, geometry: request.geometry) }
             while true {
                 condition.lock()
@@ -143,12 +149,12 @@ public final class PreviewRenderer: @unchecked Sendable {
                 condition.unlock()
                 var refined = next
                 refined.submitted = request.submitted
-                frame = render(refined, generation: generation, converter: converter, cancellation: cancellation)
+                frame = render(refined, generation: generation, converter: converter, printer: printer, cancellation: cancellation)
             }
         }
     }
 
-    private func render(_ request: PreviewRequest, generation: Int, converter: ChafaConverter,
+    private func render(_ request: PreviewRequest, generation: Int, converter: ChafaConverter, printer: ChafaPixelPrinter?,
                         cancellation: RenderCancellation) -> PreviewFrame {
         let geometry = request.geometry
         let start = DispatchTime.now().uptimeNanoseconds
@@ -156,12 +162,23 @@ public final class PreviewRenderer: @unchecked Sendable {
         do {
             let (pixels, width, height) = try Self.pixels(for: request, context: context, cancellation: cancellation)
             let rendered = DispatchTime.now().uptimeNanoseconds
-            let cells = converter.convert(pixels, width: width, height: height,
-                                          columns: geometry.cells.width, rows: geometry.cells.height)
+            let (columns, rows) = (geometry.cells.width, geometry.cells.height)
+            var image: String?
+            let cells: PreviewCells
+            if let printer {
+                image = printer.print(pixels, width: width, height: height, columns: columns, rows: rows)
+                let blank = [Int32](repeating: -1, count: columns * rows)
+                cells = PreviewCells(width: columns, height: rows, chars: [UInt32](repeating: 32, count: columns * rows),
+                                     foreground: blank, background: blank)
+            } else {
+                cells = converter.convert(pixels, width: width, height: height, columns: columns, rows: rows)
+            }
             let done = DispatchTime.now().uptimeNanoseconds
-            return PreviewFrame(generation: generation, geometry: geometry, cells: cells, error: nil,
-                                proxyFactor: request.proxyFactor, renderMs: ms(start, rendered), chafaMs: ms(rendered, done),
-                                latencyMs: ms(request.submitted, done))
+            var frame = PreviewFrame(generation: generation, geometry: geometry, cells: cells, error: nil,
+                                     proxyFactor: request.proxyFactor, renderMs: ms(start, rendered), chafaMs: ms(rendered, done),
+                                     latencyMs: ms(request.submitted, done))
+            frame.image = image
+            return frame
         } catch {
             let done = DispatchTime.now().uptimeNanoseconds
             return PreviewFrame(generation: generation, geometry: geometry, cells: nil, error: "\(error)",
@@ -181,8 +198,10 @@ public final class PreviewRenderer: @unchecked Sendable {
         var rendered: (bytes: [UInt8], width: Int, height: Int)
         if rect.width * rect.height > Double(maximumDirectPixels) {
             let scale = min(Double(target.width) / rect.width, Double(target.height) / rect.height) * 2
+            // Only the shown rectangle, scaled (a zoomed view shows part of the image).
             let scaled = request.image.transformed(by: .scale(x: scale, y: scale))
-            rendered = try context.renderRGBA8(scaled, rect: scaled.extent.integral, cancellation: cancellation)
+            let scaledRect = AffineTransform.scale(x: scale, y: scale).apply(to: rect).integral
+            rendered = try context.renderRGBA8(scaled, rect: scaledRect, cancellation: cancellation)
         } else {
             rendered = try context.renderRGBA8(request.image, rect: rect, cancellation: cancellation)
         }

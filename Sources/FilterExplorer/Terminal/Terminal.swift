@@ -67,6 +67,12 @@ public final class Terminal {
         cts_save_terminal(STDOUT_FILENO)
         let environment = ProcessInfo.processInfo.environment
         let requested = environment["TERM"] ?? ""
+        // A terminal that cannot address the cursor (TERM=dumb, an editor's shell buffer) would show a blank
+        // or garbled screen: refuse, saying why, before touching it.
+        if !requested.isEmpty, cnc_probe_addressing(requested) == 0 {
+            throw TerminalUnsupported(message: "the explorer needs a terminal that can move the cursor; TERM=\(requested) cannot "
+                + "(run it in a terminal emulator, or use `cifiltertest render` for scripts)")
+        }
         var announced = ColorMode.monochrome
         // An unknown TERM would make ncurses exit the process; try it, then common relatives.
         for term in [requested, "xterm-256color", "xterm", "vt100"] where !term.isEmpty {
@@ -233,6 +239,17 @@ public final class Terminal {
 
     public func erase() { CNcursesW.erase() }
     public func refresh() { CNcursesW.refresh() }
+
+    /// Writes bytes to the terminal behind ncurses' back (graphics-protocol images), after its output is flushed.
+    public func writeRaw(_ text: String) {
+        fflush(nil)  // every stream: ncurses writes through its own
+        var bytes = Array(text.utf8)[...]
+        while !bytes.isEmpty {
+            let written = bytes.withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 { if errno == EINTR || errno == EAGAIN { continue } else { return } }
+            bytes = bytes.dropFirst(written)
+        }
+    }
     /// Forgets what ncurses thinks is on the screen, so the next refresh repaints everything (Ctrl-L).
     public func clearAll() { clearok(cnc_stdscr(), true) }
 
@@ -331,4 +348,9 @@ public struct FilterExplorerError: Error, CustomStringConvertible {
     public let message: String
     public init(_ message: String) { self.message = message }
     public var description: String { message }
+}
+
+/// The terminal cannot run a full-screen program (no cursor addressing): the command says so and exits 2.
+public struct TerminalUnsupported: Error, Sendable {
+    public let message: String
 }

@@ -6,6 +6,7 @@
 ///              │
 ///              ├────────────────────────────────────
 ///              │ controls (one row per input)
+///              │ the selected input's description, default and range
 /// status line ────────────────────────────────────────
 /// ```
 public struct ExplorerLayout: Equatable, Sendable {
@@ -15,15 +16,18 @@ public struct ExplorerLayout: Equatable, Sendable {
     public let columns: Int
     public let rows: Int
     public let title: CellRect
-    public let tree: CellRect
-    public let preview: CellRect
-    public let controlsHeader: CellRect
-    public let controls: CellRect
+    public private(set) var tree: CellRect
+    public private(set) var preview: CellRect
+    public private(set) var controlsHeader: CellRect
+    public private(set) var controls: CellRect
+    /// One line under the inputs: the selected input's description, default and range.
+    public private(set) var inputHelp: CellRect
     public let status: CellRect
 
     public var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
 
-    public init(columns: Int, rows: Int, controlCount: Int) {
+    /// `fullScreen`: the preview takes the whole body; the tree and the controls are hidden (empty).
+    public init(columns: Int, rows: Int, controlCount: Int, fullScreen: Bool = false) {
         self.columns = columns
         self.rows = rows
         title = CellRect(x: 0, y: 0, width: columns, height: 1)
@@ -37,9 +41,17 @@ public struct ExplorerLayout: Equatable, Sendable {
         // Controls take one row per input, at most 40% of the body, at least 3 rows (less if the body is tiny).
         let wanted = max(1, controlCount)
         let controlRows = min(wanted, max(3, body * 2 / 5))
-        let previewHeight = max(1, body - controlRows - 1)
+        let previewHeight = max(1, body - controlRows - 2)
         preview = CellRect(x: rightX, y: 1, width: rightWidth, height: previewHeight)
         controlsHeader = CellRect(x: rightX, y: 1 + previewHeight, width: rightWidth, height: 1)
-        controls = CellRect(x: rightX, y: 2 + previewHeight, width: rightWidth, height: max(0, body - previewHeight - 1))
+        controls = CellRect(x: rightX, y: 2 + previewHeight, width: rightWidth, height: max(0, body - previewHeight - 2))
+        inputHelp = CellRect(x: rightX, y: controls.maxY, width: rightWidth, height: 1)
+        if fullScreen {
+            tree = CellRect(x: 0, y: 1, width: 0, height: 0)
+            preview = CellRect(x: 0, y: 1, width: columns, height: max(1, body))
+            controlsHeader = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
+            controls = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
+            inputHelp = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
+        }
     }
 }
