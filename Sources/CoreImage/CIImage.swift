@@ -159,22 +159,9 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
 
     open func transformed(by matrix: CGAffineTransform) -> CIImage {
         let t = matrix.engineTransform
-        guard samplesNearest, !t.isIntegerTranslation, t.isInvertible else { return deriving(engine.transformed(by: t)) }
-        // Nearest-neighbour sampling: the same inverse mapping as the engine's affine warp, sampling one pixel.
-        let inverse = t.inverted
-        let (a, b, c, d) = (Float(inverse.a), Float(inverse.b), Float(inverse.c), Float(inverse.d))
-        let (tx, ty) = (Float(inverse.tx), Float(inverse.ty))
-        let kernel = WarpKernel(name: "affineNearest", sampling: .nearest) { coords, x0, y, count in
-            let py = Float(y) + 0.5
-            for i in 0..<count {
-                let px = Float(x0 + i) + 0.5
-                coords[i] = SIMD2(a * px + c * py + tx, b * px + d * py + ty)
-            }
-        }
-        let inputExtent = engine.extent
-        return deriving(kernel.apply(extent: t.apply(to: engine.extent), input: engine) { rect in
-            inverse.apply(to: rect).insetBy(dx: -1, dy: -1).intersection(inputExtent)
-        })
+        // Nearest-neighbour sampling after `samplingNearest()`: the engine's nearest affine warp.
+        guard samplesNearest else { return deriving(engine.transformed(by: t)) }
+        return deriving(engine.transformedNearest(by: t))
     }
 
     /// As `transformed(by:)`. Core Image filters a downscale more carefully when asked; here every affine

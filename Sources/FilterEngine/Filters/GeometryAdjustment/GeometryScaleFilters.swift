@@ -161,3 +161,11 @@ extension GeometryFilters {
         return toQuad.warp(image, extent: extent, name: "perspectiveCorrection")
     }
 }
+
+extension Image {
+    /// The image through an affine transform, each output pixel the nearest input pixel (Core Image's
+    /// `samplingNearest()` followed by a transform).
+    public func transformedNearest(by transform: AffineTransform) -> Image {
+        GeometryFilters.transformedNearest(self, by: transform)
+    }
+}
