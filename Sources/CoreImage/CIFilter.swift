@@ -208,23 +208,10 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
             guard let converted = FilterValues.engineValue(value, for: input) else {
                 throw FilterError("\(input.key) takes \(input.valueClass.rawValue), not \(type(of: value))")
             }
-            do {
-                try filter.setValue(converted, forKey: input.key)
-            } catch let error where Self.isRangeError(converted, input) {
-                // Core Image takes any finite number; should the engine refuse one outside the catalogue's legal
-                // range, the nearest value in the range stands in for it (and the fact is reported).
-                guard case .number(let n) = converted else { throw error }
-                let clamped = min(max(n, input.minimum ?? n), input.maximum ?? n)
-                Diagnostics.report("\(descriptor.name).\(input.key) = \(n) used as \(clamped): \(error)")
-                try filter.setValue(.number(clamped), forKey: input.key)
-            }
+            // The engine takes every finite number, as Core Image does.
+            try filter.setValue(converted, forKey: input.key)
         }
         return try filter.makeOutputImage()
-    }
-
-    private static func isRangeError(_ value: EngineValue, _ input: InputDescriptor) -> Bool {
-        guard case .number(let n) = value, n.isFinite else { return false }
-        return (input.minimum.map { n < $0 } ?? false) || (input.maximum.map { n > $0 } ?? false)
     }
 
     open override var description: String { "<CIFilter \(name)>" }
