@@ -1,17 +1,36 @@
 // swift-tools-version:6.2
 // 6.2: SwiftPM then lets a client depend on this package by version even though the engine targets use unsafe
 // flags (the check is skipped for packages whose manifest is 6.2 or later); 6.0/6.1 toolchains cannot read it.
+import Foundation
 import PackageDescription
 
 // The engine's hot loops are written to vectorise: overflow checks stop that (measured 8–9× slower on the
-// 2-core dev machine), and without AVX2/FMA they run 3–4× slower. The CPU flags apply on x86_64 only.
-#if arch(x86_64)
-let fastFlags: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked", "-target-cpu", "haswell"])]
-let fastCFlags: [CSetting] = [.unsafeFlags(["-O3", "-march=haswell"])]
-#else
-let fastFlags: [SwiftSetting] = [.unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"])]
-let fastCFlags: [CSetting] = [.unsafeFlags(["-O3"])]
-#endif
+// 2-core dev machine), so release builds are unchecked. Debug and test builds stay checked (bounds, overflow,
+// preconditions, exclusivity) but optimised, or the test suite's thousands of renders would take hours.
+//
+// Without AVX2/FMA the loops run 3–4× slower, but a binary built for them dies of SIGILL on a CPU without them.
+// So they are used when the building machine has both (as `-march=native` would), or when
+// CIFILTERTEST_TARGET_CPU names a CPU (`haswell`, `x86-64-v3` …); CIFILTERTEST_TARGET_CPU=generic builds for any
+// x86_64 (for binaries copied to other machines). A tuned binary checks the CPU at start-up (`CPUCheck`) and
+// says what is missing instead of crashing.
+let requestedCPU = Context.environment["CIFILTERTEST_TARGET_CPU"]
+let targetCPU: String? = {
+    #if arch(x86_64)
+    if let requestedCPU { return requestedCPU == "generic" ? nil : requestedCPU }
+    let cpuinfo = (try? String(contentsOfFile: "/proc/cpuinfo", encoding: .utf8)) ?? ""
+    let flags = Set(cpuinfo.split(whereSeparator: { $0 == " " || $0 == "\n" || $0 == "\t" }).map(String.init))
+    return flags.contains("avx2") && flags.contains("fma") ? "haswell" : nil
+    #else
+    return nil
+    #endif
+}()
+let cpuFlags = targetCPU.map { ["-target-cpu", $0] } ?? []
+let fastFlags: [SwiftSetting] = [
+    .unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"] + cpuFlags, .when(configuration: .release)),
+    .unsafeFlags(["-O"] + cpuFlags, .when(configuration: .debug)),
+]
+let fastCFlags: [CSetting] = [.unsafeFlags(["-O3"] + (targetCPU.map { ["-march=\($0)"] } ?? []))]
+let cpuCheckSettings: [CSetting] = targetCPU == nil ? [] : [.define("CIFILTERTEST_NEEDS_AVX2_FMA")]
 
 let package = Package(
     name: "cifiltertest",
@@ -47,9 +66,11 @@ let package = Package(
         .executableTarget(name: "embed-catalog", path: "Sources/embed-catalog"),
         .plugin(name: "EmbedCatalog", capability: .buildTool(), dependencies: ["embed-catalog"]),
 
+        // Refuses, with a message, to run a binary tuned for AVX2/FMA on a CPU without them (see targetCPU).
+        .target(name: "CPUCheck", cSettings: cpuCheckSettings),
         .target(
             name: "FilterEngine",
-            dependencies: ["CImageIO", "CFreeType"],
+            dependencies: ["CImageIO", "CFreeType", "CPUCheck"],
             swiftSettings: fastFlags,
             plugins: ["EmbedCatalog"]
         ),

@@ -248,11 +248,3 @@ public struct CatalogError: Error, CustomStringConvertible, Equatable {
         return place.isEmpty ? "\(source): \(message)" : "\(source): \(place): \(message)"
     }
 }
-
-/// Formats a number the shortest way that reads back the same: 1, 0.5, -3.141593.
-public func formatNumber(_ value: Double) -> String {
-    if value.isNaN { return "nan" }
-    if value.isInfinite { return value > 0 ? "inf" : "-inf" }
-    if value == value.rounded(), abs(value) < 1e15 { return String(Int64(value)) }
-    return String(format: "%.7g", value)
-}

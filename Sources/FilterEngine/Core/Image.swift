@@ -134,16 +134,6 @@ public final class Image: Sendable, CustomStringConvertible {
         }.apply(extent: extent.union(background.extent), inputs: [self, background])
     }
 
-    /// Applies a catalogue filter with `parameters` (the input image is this image).
-    public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:],
-                               coreImageVersion: CoreImageVersion = .current) throws -> Image {
-        let filter = try Filter(named: name)
-        filter.coreImageVersion = coreImageVersion
-        try filter.setValue(.image(self), forKey: "inputImage")
-        for (key, value) in parameters { try filter.setValue(value, forKey: key) }
-        return try filter.makeOutputImage()
-    }
-
     public var description: String { "Image(\(kindName), extent \(extent))" }
 
     var kindName: String {

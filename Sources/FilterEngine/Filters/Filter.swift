@@ -189,3 +189,16 @@ public struct FilterInputs {
 }
 
 public typealias FilterImplementation = @Sendable (FilterInputs) throws -> Image
+
+// Here rather than in Core/Image.swift: the image recipe knows nothing of the catalogue or of filters.
+extension Image {
+    /// Applies a catalogue filter with `parameters` (the input image is this image).
+    public func applyingFilter(_ name: String, parameters: [String: FilterValue] = [:],
+                               coreImageVersion: CoreImageVersion = .current) throws -> Image {
+        let filter = try Filter(named: name)
+        filter.coreImageVersion = coreImageVersion
+        try filter.setValue(.image(self), forKey: "inputImage")
+        for (key, value) in parameters { try filter.setValue(value, forKey: key) }
+        return try filter.makeOutputImage()
+    }
+}
