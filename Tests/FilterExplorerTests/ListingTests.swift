@@ -220,7 +220,8 @@ import FilterEngine
 
     @Test func listParsesBack() throws {
         let root = try parse(try Listing.json(try Fixtures.list()))
-        #expect(Array(root.keys) == ["categories"])
+        #expect(Set(root.keys) == ["schemaVersion", "categories"])
+        #expect(root["schemaVersion"] as? Int == Listing.jsonSchemaVersion)
         let categories = try #require(root["categories"] as? [[String: Any]])
         #expect(categories.compactMap { $0["name"] as? String } == [
             "CICategoryColorEffect", "CICategoryBlur", "CICategoryBuiltIn", "CICategoryAardvark", "CICategoryZoo",

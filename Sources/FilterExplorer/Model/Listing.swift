@@ -50,8 +50,15 @@ public struct ListingError: Error, CustomStringConvertible, Equatable {
 public enum Listing {
     // MARK: Field names of the JSON output (documented in the commands' help; keep them stable).
 
+    /// The version of the `--json` outputs' schema: the first field of each, raised when a field changes meaning
+    /// or goes away (new fields do not raise it).
+    public static let jsonSchemaVersion = 1
+
     /// The fields of `list --json` and `info --json`, for the commands' help text.
     public static let jsonFieldsHelp = """
+        Every --json output starts with "schemaVersion" (now \(jsonSchemaVersion)), raised only when a field changes \
+        meaning or goes away.
+
         list --json prints {"categories": [category]}. A category is {"name", "displayName", "filters": [filter]}.
 
         A filter is {"name", "displayName", "duplicate" (listed in an earlier category), "firstCategory" (the \
@@ -288,7 +295,7 @@ public enum Listing {
                 })),
             ])
         }
-        return JSON.object([("categories", .array(categories))]).rendered() + "\n"
+        return versioned([("categories", .array(categories))])
     }
 
     /// `cifiltertest info NAME --json`.
@@ -309,7 +316,12 @@ public enum Listing {
         if let version = filter.availableIOS { fields.append(("availableIOS", .string(version))) }
         if let fidelity = filter.fidelity { fields.append(("fidelity", fidelityObject(fidelity))) }
         fields.append(("inputs", .array(filter.inputs.map(inputJSON))))
-        return JSON.object(fields).rendered() + "\n"
+        return versioned(fields)
+    }
+
+    /// A `--json` document: the schema version, then `fields`.
+    static func versioned(_ fields: [(String, JSON)]) -> String {
+        JSON.object([("schemaVersion", .number(Double(jsonSchemaVersion)))] + fields).rendered() + "\n"
     }
 
     static func filterSummaryFields(_ record: FilterRecord) -> [(String, JSON)] {
@@ -385,7 +397,7 @@ public enum Listing {
                          ("evidence", .string(fidelity.evidence))])
             })))
         }
-        return JSON.object(fields).rendered() + "\n"
+        return versioned(fields)
     }
 
     static func inputJSON(_ input: InputDescriptor) -> JSON {
