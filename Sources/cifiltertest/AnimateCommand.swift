@@ -1,6 +1,7 @@
 import ArgumentParser
 import CGif
 import FilterEngine
+import FilterExplorer
 import Foundation
 
 struct AnimateCommand: ParsableCommand {
@@ -58,7 +59,9 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: "Y4M chroma subsampling: 420 or 444.")
     var chroma = 420
 
-    @Option(help: "The rectangle to write, x,y,width,height (bottom-left origin); required for infinite outputs.")
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The rectangle to write, x,y,width,height (bottom-left origin); required for infinite outputs.",
+        valueName: "x,y,width,height"))
     var crop: String?
 
     @Flag(help: "Replace existing output files.")
@@ -89,19 +92,16 @@ struct AnimateCommand: ParsableCommand {
             } else {
                 destination = .pngFrames
             }
-            var chainSteps = try RenderStep.parse(steps)
-            if let recipe { chainSteps = try RenderStep.load(recipe: recipe) + chainSteps }
-            guard !chainSteps.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
-            let chain = try RenderChain(steps: chainSteps, version: try RenderCommand.version(coreImageVersion))
+            let chain = try RenderChain(words: steps, recipePath: recipe, coreImageVersion: coreImageVersion)
             guard !animate.isEmpty else { throw ValidationError("give at least one --animate KEY=FROM:TO") }
             let tracks = try animate.map { try AnimationTrack(parsing: $0, chain: chain) }
-            let source: Image? = try input.map { path in
+            let source: Image? = try (input ?? chain.recipe.input).map { path in
                 let options = maxPixels.map { ImageFile.DecodeOptions(maximumPixels: Int($0)) } ?? .init()
                 return try ImageFile.load(path, options: options).image
             }
             let context = RenderContext(options: .init(maxPixels: maxPixels.map { Int($0) }))
             let first = try chain.makeImage(input: source, overrides: overrides(tracks, frame: 0))
-            let rect = try RenderCommand.outputRect(crop: crop, image: first, input: source)
+            let rect = try chain.outputRect(crop: crop, image: first, input: source)
             let area = PixelRect(covering: rect)
             // The writers allocate their frame buffers before the first render checks the budget.
             guard area.area <= context.options.maxPixels, !area.isEmpty else {
