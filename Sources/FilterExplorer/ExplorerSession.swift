@@ -507,10 +507,10 @@ public final class FilterSession {
                 else if let path = written[key] { step.inputs.append(.init(key, .text(path))) }
                 continue
             }
+            // What the explorer cannot edit stays the filter's default, which render uses too.
+            if case .readOnly = control.kind { continue }
             guard let value = filter.value(forKey: key).flatMap(Recipe.Value.init) else { continue }
-            let standard = defaults?.value(forKey: key).flatMap(Recipe.Value.init)
-            let readOnly = if case .readOnly = control.kind { true } else { false }
-            if value == standard, !allValues || readOnly { continue }
+            if !allValues, value == defaults?.value(forKey: key).flatMap(Recipe.Value.init) { continue }
             step.inputs.append(.init(key, value))
         }
         var steps = [step]

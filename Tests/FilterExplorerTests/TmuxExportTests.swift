@@ -53,10 +53,7 @@ struct TmuxExportTests {
         defer { tmux.kill() }
         let directory = try Self.outputDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        // tmux keeps what a program copies with OSC 52 as a paste buffer when set-clipboard is on.
-        let config = tmux.stateDirectory.appendingPathComponent("tmux.conf")
-        try "set -g set-clipboard on\n".write(to: config, atomically: true, encoding: .utf8)
-        try tmux.start(["explore", "--filter", example.filter], tmuxConfig: config.path)
+        try tmux.start(["explore", "--filter", example.filter], tmuxConfig: try Self.clipboardConfig(tmux))
         try tmux.waitFor("the explorer shows \(example.filter)") { Tmux.statusLine($0).contains(example.filter) }
         for key in example.keys { tmux.send(key) }
         let exported = try Self.export(tmux, to: directory.appendingPathComponent("export.png").path)
@@ -88,7 +85,7 @@ struct TmuxExportTests {
         let directory = try Self.outputDirectory()
         defer { try? FileManager.default.removeItem(at: directory) }
         let first = directory.appendingPathComponent("blur.png").path
-        try tmux.start(["explore", "--filter", "CIGaussianBlur"])
+        try tmux.start(["explore", "--filter", "CIGaussianBlur"], tmuxConfig: try Self.clipboardConfig(tmux))
         try tmux.waitFor("the explorer starts") { Tmux.statusLine($0).contains("CIGaussianBlur") }
         for key in ["Tab", "Down", "Right", "Right"] { tmux.send(key) }
         _ = try Self.export(tmux, to: first)
@@ -98,7 +95,8 @@ struct TmuxExportTests {
 
         let reopened = try Tmux(name: "export-reopen")
         defer { reopened.kill() }
-        try reopened.start(["explore", "--recipe", directory.appendingPathComponent("blur.json").path])
+        try reopened.start(["explore", "--recipe", directory.appendingPathComponent("blur.json").path],
+                           tmuxConfig: try Self.clipboardConfig(reopened))
         let screen = try reopened.waitFor("the recipe's filter and value show") {
             Tmux.statusLine($0).contains("recipe: CIGaussianBlur") && Tmux.value(of: "Radius", in: $0) == "12"
         }
@@ -113,7 +111,7 @@ struct TmuxExportTests {
         let photo = Self.repository.appendingPathComponent("SampleImages/astronaut.png").path
         let chain = try Tmux(name: "export-chain")
         defer { chain.kill() }
-        try chain.start(["explore", photo, "--recipe", look])
+        try chain.start(["explore", photo, "--recipe", look], tmuxConfig: try Self.clipboardConfig(chain))
         let opened = try chain.waitFor("the chain's last step opens") { Tmux.statusLine($0).contains("recipe: CIColorMatrix") }
         #expect(Tmux.statusLine(opened).contains("2 earlier steps (CITemperatureAndTint, CIColorControls)"),
                 "\(Tmux.statusLine(opened))")
@@ -154,6 +152,13 @@ struct TmuxExportTests {
 
     // MARK: Helpers
 
+    /// tmux keeps what a program copies with OSC 52 as a paste buffer when set-clipboard is on.
+    static func clipboardConfig(_ tmux: Tmux) throws -> String {
+        let config = tmux.stateDirectory.appendingPathComponent("tmux.conf")
+        try "set -g set-clipboard on\n".write(to: config, atomically: true, encoding: .utf8)
+        return config.path
+    }
+
     static func outputDirectory() throws -> URL {
         let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-export-\(UUID())")
         try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
@@ -176,6 +181,8 @@ struct TmuxExportTests {
             $0.contains("wrote ") || $0.contains("export failed")
         }
         #expect(!screen.contains("export failed"), "\(screen)")
+        // The clipboard sequences are written between ncurses' updates: none of their text shows.
+        #expect(!screen.contains("52;c;") && !screen.contains("tmux;"), "\(screen)")
         var command = ""
         let deadline = Date(timeIntervalSinceNow: 10)
         while Date() < deadline {
