@@ -41,8 +41,9 @@ struct TmuxExportTests {
         // A point moved in its editor.
         Case(filter: "CITwirlDistortion", keys: ["Tab", "Down", "Enter", "Right", "Right", "Up", "Enter"],
              recipeHolds: ["\"inputCenter\": [266, 261]"]),
-        // An output larger than the source, cut to it.
-        Case(filter: "CILanczosScaleTransform", keys: ["Tab", "Down", "S-Right"], recipeHolds: ["\"crop\": [0, 0, 512, 512]"]),
+        // An output larger than the source, cut to it; the preview zoomed in (an export is the whole output).
+        Case(filter: "CILanczosScaleTransform", keys: ["Tab", "Down", "S-Right", "+", "+"],
+             recipeHolds: ["\"crop\": [0, 0, 512, 512]"]),
         // A generated mask, written beside the export as a PNG.
         Case(filter: "CIBlendWithMask", keys: [], recipeHolds: ["-mask.png\""]),
     ]

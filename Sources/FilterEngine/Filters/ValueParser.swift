@@ -1,9 +1,11 @@
 import Foundation
 
-/// Turns text into a filter value, typed by the catalogue: the command line's KEY=VALUE and the explorer's
-/// text fields both go through here.
+/// Turns text into a filter value, typed by the catalogue: the command line's KEY=VALUE, recipes' strings and the
+/// explorer's text fields all go through here.
 public enum ValueParser {
-    /// Parses `text` for `input`. Image inputs read the file at that path.
+    /// Parses `text` for `input`. Image inputs read the file at that path. Only reading happens here: whether
+    /// the value is acceptable (finite, the right length) is checked once, by `Filter.setValue`, for text and
+    /// recipe numbers alike.
     public static func parse(_ text: String, for input: InputDescriptor, filter: String) throws -> FilterValue {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail() -> FilterError {
@@ -41,7 +43,6 @@ public enum ValueParser {
         default:
             throw FilterError("\(filter).\(input.key) is a \(input.valueClass.rawValue), which cannot be given here")
         }
-        try input.validate(value, filter: filter)
         return value
     }
 
