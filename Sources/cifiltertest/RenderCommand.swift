@@ -69,7 +69,9 @@ struct RenderCommand: ParsableCommand {
         valueName: "x,y,width,height"))
     var crop: String?
 
-    @Option(help: "A JSON recipe file with the steps of a chain.")
+    @Option(help: ArgumentHelp(
+        "A JSON recipe: a list of steps, or {\"input\": PATH, \"crop\": [x, y, w, h], \"steps\": [...]} (-i and --crop replace those).",
+        valueName: "file"))
     var recipe: String?
 
     @Flag(name: .customLong("16bit"), help: "Write a 16-bit linear PNG instead of 8-bit sRGB.")

@@ -66,6 +66,10 @@ import FilterExplorer
                            "--crop <x,y,width,height>"] {
                 #expect(words.contains(phrase), "\(width) columns: \"\(phrase)\" is missing or cut")
             }
+            // animate's help too, and its examples keep their lines.
+            let (_, animate) = try Tmux.spawn("/usr/bin/env", ["COLUMNS=\(width)", binary, "animate", "--help"], capture: true)
+            #expect(animate.split(separator: "\n").allSatisfy { $0.count <= width }, "\(animate)")
+            #expect(animate.contains("\n      --frames 30 -i photo.jpg -o frames/\n"))
         }
     }
 
@@ -125,6 +129,13 @@ import FilterExplorer
                             "--crop", "0,0,64,32", "-o", replaced)
         #expect(c.status == 0, "\(c.stderr)")
         #expect(try ImageFile.read(replaced).extent == Rect(x: 0, y: 0, width: 64, height: 32))
+        // animate reads the same recipe: its input and crop make the frames.
+        let frames = directory.appendingPathComponent("frames").path
+        let d = try cli.run("animate", "--recipe", recipe, "--animate", "inputIntensity=0:1.5", "--frames", "2", "-o", frames)
+        #expect(d.status == 0, "\(d.stderr)")
+        let last = try ImageFile.read(frames + "/frame-0002.png")
+        #expect(last.extent == Rect(x: 0, y: 0, width: 300, height: 200))
+        #expect(try Self.bytes(frames + "/frame-0002.png") == Self.bytes(byRecipe))
     }
 
     /// The shipped looks (lists of steps, unchanged) read as before: each renders what the same chain typed on
