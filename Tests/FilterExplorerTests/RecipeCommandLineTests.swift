@@ -192,6 +192,8 @@ import FilterExplorer
         (#"{"steps": [{"filter": "CISepiaTone"}], "crop": [0, 0, -1, 1]}"#, "\"crop\" is [x, y, width, height]"),
         (#"[{"filter": "CISepiaTone"},"#, "not valid JSON"),
         (#"[{"filter": "CINoSuchFilter"}]"#, "CINoSuchFilter"),
+        (#"[{"filter": "CIColorCube", "inputs": {"inputCubeData": "/nowhere/look.cube"}}]"#,
+         "CIColorCube.inputCubeData: /nowhere/look.cube: no such file"),
     ])
     func badRecipesAreRefusedWithOneLine(recipe text: String, message: String) throws {
         let directory = try Self.directory()
