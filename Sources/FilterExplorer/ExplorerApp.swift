@@ -11,10 +11,14 @@ public struct ExplorerOptions: Sendable {
     public var colors: ColorMode?
     /// The graphics protocol to draw the preview with (`--graphics`); nil: as the terminal offers.
     public var graphics: GraphicsProtocol?
+    /// A recipe to open (`--recipe`): its last step's filter and values, the earlier steps as a fixed upstream,
+    /// on its input image unless `imagePath` names another.
+    public var recipe: Recipe?
 
     public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil,
-                graphics: GraphicsProtocol? = nil) {
+                graphics: GraphicsProtocol? = nil, recipe: Recipe? = nil) {
         self.graphics = graphics
+        self.recipe = recipe
         self.imagePath = imagePath
         self.filterName = filterName
         self.stateURL = stateURL
@@ -59,6 +63,8 @@ public final class Explorer {
     struct Message: Sendable {
         var text: String
         var isError: Bool
+        /// Text to put on the terminal's clipboard when the message is shown (an export's command).
+        var clipboard: String? = nil
     }
 
     let terminal: Terminal
@@ -126,12 +132,33 @@ public final class Explorer {
             warnings.append("the last session ended abruptly on \(filter): its saved values were not restored")
         }
         if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
-        let start = [options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
+        let last = options.recipe?.explorerParts?.last
+        let start = [last?.filter, options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
             .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
         if let start {
             tree.reveal(filterNamed: start)
             select(filterNamed: start)
         }
+        if let last { openRecipeStep(last) }
+    }
+
+    /// Shows a recipe's last step: its values over the filter's starting point (not the saved ones), and in the
+    /// status line what the source is made of and anything the explorer cannot show.
+    private func openRecipeStep(_ step: Recipe.Step) {
+        guard let session, session.name == step.filter else {
+            message = Message(text: "the recipe's filter \(step.filter) is not in the list", isError: true)
+            return
+        }
+        session.resetAll()
+        let warnings = session.apply(step)
+        var text = "recipe: \(step.filter)"
+        if let upstream = samples.upstream {
+            text += " on the output of its \(upstream.steps.count) earlier step\(upstream.steps.count == 1 ? "" : "s") ("
+                + upstream.steps.map(\.filter).joined(separator: ", ") + "), fixed as the source"
+        }
+        if !warnings.isEmpty { text += "; " + warnings.joined(separator: "; ") }
+        message = Message(text: text, isError: !warnings.isEmpty)
+        needsRender = true
     }
 
     /// Opens the explorer and runs it until the person quits or a signal arrives. The terminal is restored on
@@ -139,7 +166,8 @@ public final class Explorer {
     /// ended it (SIGINT, SIGTERM, SIGHUP), or 0 after `q`.
     public static func run(_ options: ExplorerOptions) throws -> Int32 {
         // Read the images before touching the terminal, so a missing file is a plain error message.
-        let samples = try SampleLibrary(imagePath: options.imagePath)
+        let parts = options.recipe?.explorerParts
+        let samples = try SampleLibrary(imagePath: options.imagePath ?? options.recipe?.input, upstream: parts?.upstream)
         let terminal = try Terminal(forcedColors: options.colors)
         defer { terminal.stop() }
         let explorer = Explorer(options: options, samples: samples, terminal: terminal)
@@ -163,6 +191,7 @@ public final class Explorer {
             }
             for posted in mailbox.take() {
                 message = posted
+                if let text = posted.clipboard { copyToClipboard(text) }
                 dirty = true
             }
             if animating != nil, frame?.generation ?? 0 >= lastSubmitted { advanceAnimation() }
@@ -362,30 +391,64 @@ public final class Explorer {
 
     // MARK: Export
 
-    func export(to path: String) {
+    /// Writes the output at full resolution with its recipe beside it (`out.png` → `out.json`) and the files the
+    /// recipe names (generated masks, gradients, looks), then shows the `render` command that makes the same bytes
+    /// and copies it to the clipboard. The image is rendered from the recipe, read back as `render --recipe` reads
+    /// it, so the file, the recipe and the command cannot disagree.
+    func export(to typed: String) {
         guard let session else { return }
+        let path = FilterSession.absolute(typed)
+        guard ImageFile.Format(path: path) != nil else {
+            message = Message(text: "export failed: \(path): the name must end in .png, .jpg or .jpeg", isError: true)
+            return
+        }
         let framing: PreviewPlanner.Framing
         do { framing = try session.framedOutput(context: context, forExport: true) } catch {
             message = Message(text: "export failed: \(error)", isError: true)
             return
         }
-        // Generated images and tables the command line names by path are written beside the output.
         let files = session.exportFiles(output: path)
-        let command = session.renderCommand(output: path, crop: framing.isCropped ? framing.rect : nil)
+        let recipe = session.recipe(output: path, crop: framing.rect, allValues: true)
+        let recipePath = FilterSession.recipePath(output: path)
+        let command = session.renderCommand(output: path, crop: framing.rect)
         let context = context
         let mailbox = mailbox
         message = Message(text: "exporting \(path)…", isError: false)
         // Full resolution can take a while: written off the interface thread, reported through the mailbox.
         DispatchQueue.global().async {
             do {
-                try ImageFile.write(framing.image, to: path, rect: framing.rect, context: context)
                 for file in files { try file.write(context: context) }
-                let size = "\(Int(framing.rect.width))×\(Int(framing.rect.height))"
-                mailbox.post(Message(text: "wrote \(path) (\(size)) · \(command)", isError: false))
+                try RegularFile.writeAtomically(Data(recipe.json.utf8), to: recipePath)
+                let source = try recipe.input.map { try ImageFile.load($0).image }
+                let image = try recipe.makeImage(input: source)
+                let rect = try Recipe.outputRect(crop: recipe.crop, image: image, input: source)
+                try ImageFile.write(image, to: path, rect: rect, context: context)
+                let size = "\(Int(rect.width))×\(Int(rect.height))"
+                mailbox.post(Message(text: "wrote \(path) (\(size)) and \((recipePath as NSString).lastPathComponent) · sent to the clipboard: \(command)",
+                                     isError: false, clipboard: command))
             } catch {
                 mailbox.post(Message(text: "export failed: \(error)", isError: true))
             }
         }
+    }
+
+    /// Puts `text` on the clipboard of the terminal the person sees (OSC 52, which also works over ssh), written
+    /// between ncurses' updates. Inside tmux the sequence goes twice: plainly, which tmux takes into a paste
+    /// buffer and passes on to its own terminal when `set-clipboard` is on, and wrapped for `allow-passthrough`,
+    /// which reaches the outer terminal directly. A terminal or tmux that allows neither ignores both.
+    func copyToClipboard(_ text: String) {
+        terminal.writeRaw(Clipboard.sequences(for: text, environment: ProcessInfo.processInfo.environment))
+    }
+}
+
+/// OSC 52 clipboard sequences.
+public enum Clipboard {
+    public static func sequences(for text: String, environment: [String: String]) -> String {
+        let osc = "\u{1B}]52;c;" + Data(text.utf8).base64EncodedString() + "\u{07}"
+        let term = environment["TERM"] ?? ""
+        guard environment["TMUX"] != nil || term.hasPrefix("tmux") else { return osc }
+        // tmux's passthrough: DCS tmux; with every ESC inside doubled, ended by ST.
+        return osc + "\u{1B}Ptmux;" + osc.replacingOccurrences(of: "\u{1B}", with: "\u{1B}\u{1B}") + "\u{1B}\\"
     }
 }
 

@@ -78,8 +78,16 @@ public final class SampleLibrary {
     public static let defaultSource = "astronaut.png"
     static let secondCandidates = ["coffee.png", "chelsea.png", "astronaut.png"]
 
+    /// The earlier steps of a recipe opened in the explorer (`explore --recipe`), applied to the image as a fixed
+    /// upstream: the source is their output (cut to `upstreamCrop` when it is infinite or larger), and an export
+    /// writes them before the filter. Nil otherwise.
+    public let upstream: Recipe?
+    public let upstreamCrop: Rect?
+
     /// Opens `imagePath` (or the bundled default sample) and the second sample. Errors name what is missing.
-    public init(imagePath: String?, environment: [String: String] = ProcessInfo.processInfo.environment) throws {
+    /// With `upstream` steps, the source is their output on the image.
+    public init(imagePath: String?, upstream: Recipe? = nil,
+                environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         directory = Self.findSampleDirectory(environment: environment)
         if let imagePath {
             sourcePath = imagePath
@@ -93,10 +101,22 @@ public final class SampleLibrary {
                 """)
         }
         let loaded = try ImageFile.load(sourcePath)
-        source = loaded.image
         let name = (sourcePath as NSString).lastPathComponent
         warnings = loaded.properties.warnings.map { "\(name): \($0)" }
-        guard !source.extent.isEmpty else { throw FilterExplorerError("\(sourcePath): the image is empty") }
+        guard !loaded.image.extent.isEmpty else { throw FilterExplorerError("\(sourcePath): the image is empty") }
+        if let upstream, !upstream.steps.isEmpty {
+            // Rendered once: the steps are fixed, and every preview starts from their output.
+            let made = try upstream.makeImage(input: loaded.image)
+            let rect = (made.extent.isInfinite ? try Recipe.outputRect(crop: upstream.crop, image: made, input: loaded.image) : made.extent).integral
+            guard !rect.isEmpty, !rect.isInfinite else { throw FilterExplorerError("the recipe's earlier steps make an empty image") }
+            source = Image(buffer: try RenderContext().render(made, rect: rect))
+            self.upstream = upstream
+            upstreamCrop = rect == made.extent ? nil : rect
+        } else {
+            source = loaded.image
+            self.upstream = nil
+            upstreamCrop = nil
+        }
         // The second sample is a bundled one different from the source; without samples, the source again.
         let sourceName = (sourcePath as NSString).lastPathComponent
         if let directory,
@@ -106,15 +126,19 @@ public final class SampleLibrary {
             secondPath = (directory as NSString).appendingPathComponent(name)
             second = try ImageFile.read(secondPath)
         } else {
-            (secondPath, second) = (sourcePath, source)
+            (secondPath, second) = (sourcePath, loaded.image)
         }
         mask = Self.makeMask(for: source.extent)
-        cache[sourcePath] = source
+        cache[sourcePath] = loaded.image
         cache[secondPath] = second
     }
 
     public var sourceRect: Rect { source.extent }
-    public var sourceName: String { (sourcePath as NSString).lastPathComponent }
+    public var sourceName: String {
+        let name = (sourcePath as NSString).lastPathComponent
+        guard let count = upstream?.steps.count else { return name }
+        return name + " + \(count) recipe step" + (count == 1 ? "" : "s")
+    }
 
     /// The bundled samples, by file name.
     public var sampleNames: [String] {
@@ -124,7 +148,7 @@ public final class SampleLibrary {
 
     /// The pictures every image chooser offers.
     public var choices: [ImageChoice] {
-        let used = Set([sourceName, (secondPath as NSString).lastPathComponent])
+        let used = Set([(sourcePath as NSString).lastPathComponent, (secondPath as NSString).lastPathComponent])
         return [.source, .second, .mask, .alphaMask, .shading] + sampleNames.filter { !used.contains($0) }.map(ImageChoice.sample)
     }
 
@@ -169,7 +193,8 @@ public final class SampleLibrary {
     /// The path a choice reads, for command lines (generated images have none: export writes them).
     public func path(_ choice: ImageChoice) -> String? {
         switch choice {
-        case .source: sourcePath
+        // With an upstream the source is no file (an export writes it, or the recipe names the steps).
+        case .source: upstream == nil ? sourcePath : nil
         case .second: secondPath
         case .mask, .alphaMask, .shading, .smallSource, .histogram, .gradient, .palette: nil
         case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }

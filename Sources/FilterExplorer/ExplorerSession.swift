@@ -404,6 +404,39 @@ public final class FilterSession {
         return warnings
     }
 
+    /// Sets the inputs a recipe's step gives (`explore --recipe`): values as `render` reads them, image paths
+    /// and .cube files as the explorer's choices. Returns a warning for each input it cannot show.
+    public func apply(_ step: Recipe.Step) -> [String] {
+        var warnings: [String] = []
+        for entry in step.inputs {
+            let key = entry.key
+            guard let input = descriptor.input(key) else {
+                warnings.append("\(name) has no input \(key)")
+                continue
+            }
+            do {
+                switch (kind(forKey: key), entry.value) {
+                case (.image?, .text(let path)):
+                    try setImage(.file(path), forKey: key)
+                case (.image?, .image(Recipe.inputID)):
+                    try setImage(samples.upstream == nil ? .source : .file(samples.sourcePath), forKey: key)
+                case (.image?, .image(let id)):
+                    // The explorer shows one upstream chain: a side branch's output is not kept.
+                    if key != "inputImage" { warnings.append("\(name).\(key) takes the output of step \"\(id)\", which the explorer cannot show") }
+                case (.colorCube?, .text(let path)):
+                    try setTable(.cubeFile(path), forKey: key)
+                case (.colorCurves?, _):
+                    warnings.append("\(name).\(key): the explorer shows its curves presets, not a table file")
+                default:
+                    try set(try entry.value.filterValue(for: input, filter: name), forKey: key)
+                }
+            } catch {
+                warnings.append("\(error)")
+            }
+        }
+        return warnings
+    }
+
     /// A file export writes beside the output for an input the command line can only name by a path: a
     /// generated image (mask, gradient, palette) as a 16-bit PNG, a look as an Adobe .cube file, curves as raw
     /// float32 bytes (`.f32`). Named after the output and the input: `out-mask.png`, `out-cube0.cube`.
@@ -435,7 +468,9 @@ public final class FilterSession {
             var stem = key.hasPrefix("input") ? String(key.dropFirst(5)) : key
             for suffix in ["Image", "Data"] where stem.hasSuffix(suffix) && stem.count > suffix.count { stem = String(stem.dropLast(suffix.count)) }
             stem = stem.prefix(1).lowercased() + stem.dropFirst()
-            if let choice = imageChoices[key], samples.path(choice) == nil, let image = try? samples.image(choice) {
+            // A source made by a recipe's upstream steps is not written: the recipe repeats the steps.
+            let upstreamSource = key == "inputImage" && imageChoices[key] == .source && samples.upstream != nil
+            if let choice = imageChoices[key], samples.path(choice) == nil, !upstreamSource, let image = try? samples.image(choice) {
                 files.append(ExportFile(key: key, path: "\(base)-\(stem).png", contents: .image(image)))
             }
             guard let choice = tableChoices[key], case .data(let data)? = filter.value(forKey: key) else { continue }
@@ -452,43 +487,68 @@ public final class FilterSession {
         return files
     }
 
-    /// The words of the `cifiltertest render` command that makes the same output: every non-image value that
-    /// differs from the catalogue default, images and tables by path (`exportFiles` for generated ones), the
-    /// clamp the preview puts before filters that read beyond the edge, and `crop` (the framing of the export).
-    public func renderArguments(output: String, crop: Rect? = nil) -> [String] {
-        var words = ["cifiltertest", "render"]
-        if imageChoices["inputImage"] != nil, PreviewPlanner.readsBeyondEdge(descriptor) { words.append("CIAffineClamp") }
-        words.append(name)
+    /// The recipe that makes this output: the clamp the preview puts before filters that read beyond the edge,
+    /// the filter with its values, images and tables by path (`exportFiles` writes the generated ones beside
+    /// `output`), the input image, and `crop` (the rectangle the export writes). `allValues` writes every value
+    /// (the recipe file, which must not depend on today's defaults); otherwise only those that differ from the
+    /// catalogue's defaults (the printed command line, kept short).
+    public func recipe(output: String, crop: Rect? = nil, allValues: Bool = false) -> Recipe {
         let written = Dictionary(exportFiles(output: output).map { ($0.key, $0.path) }, uniquingKeysWith: { a, _ in a })
         let defaults = Filter(name: name)
+        var step = Recipe.Step(filter: name)
         for control in controls {
             let key = control.input.key
             if let choice = imageChoices[key] {
-                if key == "inputImage" { continue }
-                if let path = samples.path(choice) ?? written[key] { words.append(key + "=" + path) }
+                if key != "inputImage", let path = samples.path(choice) ?? written[key] { step.inputs.append(.init(key, .text(Self.absolute(path)))) }
                 continue
             }
             if let choice = tableChoices[key] {
-                if case .cubeFile(let path) = choice { words.append(key + "=" + path) }
-                else if let path = written[key] { words.append(key + "=" + path) }
+                if case .cubeFile(let path) = choice { step.inputs.append(.init(key, .text(Self.absolute(path)))) }
+                else if let path = written[key] { step.inputs.append(.init(key, .text(path))) }
                 continue
             }
+            // What the explorer cannot edit stays the filter's default, which render uses too.
             if case .readOnly = control.kind { continue }
-            guard let value = filter.value(forKey: key) else { continue }
-            let text = ValueParser.format(value)
-            if let original = defaults?.value(forKey: key), ValueParser.format(original) == text { continue }
-            words.append(key + "=" + text)
+            guard let value = filter.value(forKey: key).flatMap(Recipe.Value.init) else { continue }
+            if !allValues, value == defaults?.value(forKey: key).flatMap(Recipe.Value.init) { continue }
+            step.inputs.append(.init(key, value))
         }
-        if let source = imageChoices["inputImage"], let path = samples.path(source) ?? written["inputImage"] { words += ["-i", path] }
-        // The `=` form, so that a negative origin is not read as an option.
-        if let crop { words.append("--crop=" + [crop.x, crop.y, crop.width, crop.height].map(formatNumber).joined(separator: ",")) }
-        words += ["-o", output]
-        return words
+        var steps = [step]
+        if imageChoices["inputImage"] != nil, PreviewPlanner.readsBeyondEdge(descriptor) {
+            steps.insert(Recipe.Step(filter: "CIAffineClamp"), at: 0)
+        }
+        var input = imageChoices["inputImage"].flatMap { samples.path($0) ?? written["inputImage"] }
+        if imageChoices["inputImage"] == .source, let upstream = samples.upstream {
+            // Opened from a recipe: its earlier steps again, cut as the explorer cut their output.
+            let cut = samples.upstreamCrop.map { r in
+                Recipe.Step(filter: "CICrop", inputs: [.init("inputRectangle", .numbers([r.x, r.y, r.width, r.height]))])
+            }
+            steps = upstream.steps + (cut.map { [$0] } ?? []) + steps
+            input = samples.sourcePath
+        }
+        return Recipe(input: input.map(Self.absolute), crop: crop, steps: steps)
+    }
+
+    /// A path from the root, so the command and the recipe work from any directory.
+    static func absolute(_ path: String) -> String {
+        path.hasPrefix("/") ? path : (FileManager.default.currentDirectoryPath as NSString).appendingPathComponent(path)
+    }
+
+    /// The words of the `cifiltertest render` command that makes the same output (`recipe`'s, shortened), or
+    /// one that renders the recipe file when the command line cannot say it.
+    public func renderArguments(output: String, crop: Rect? = nil) -> [String] {
+        recipe(output: output, crop: crop).commandArguments(output: output)
+            ?? ["cifiltertest", "render", "--recipe", Self.recipePath(output: output), "-o", output]
     }
 
     /// `renderArguments` as one shell command line.
     public func renderCommand(output: String, crop: Rect? = nil) -> String {
         renderArguments(output: output, crop: crop).map(Self.shellQuoted).joined(separator: " ")
+    }
+
+    /// Where the export writes its recipe: beside the image, `out.png` → `out.json`.
+    public static func recipePath(output: String) -> String {
+        (output as NSString).deletingPathExtension + ".json"
     }
 
     /// Quotes a word for a POSIX shell when it needs it.

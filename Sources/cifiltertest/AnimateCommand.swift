@@ -1,30 +1,35 @@
 import ArgumentParser
 import CGif
 import FilterEngine
+import FilterExplorer
 import Foundation
 
 struct AnimateCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "animate",
         abstract: "Render a filter chain over frames while inputs move between two values: PNG frames, a GIF or Y4M video.",
+        // As render's: one line per paragraph (`\` continues it), wrapped by ArgumentParser to the terminal.
         discussion: """
-        The chain is given as for `render` (filter names with KEY=VALUE inputs, or --recipe). Each --animate
-        KEY=FROM:TO moves one numeric, vector or colour input from FROM (first frame) to TO (last frame). KEY is an
-        input key (the first step that has it), or STEP.KEY where STEP is a filter name, a recipe step's id or a
-        step number from 1.
+        The chain is given as for `render` (filter names with KEY=VALUE inputs, or --recipe). Each --animate \
+        KEY=FROM:TO moves one numeric, vector or colour input from FROM (first frame) to TO (last frame). KEY is \
+        an input key (the first step that has it), or STEP.KEY where STEP is a filter name, a recipe step's id or \
+        a step number from 1.
 
-        The output names the format: a directory (frame-0001.png …), a .gif file (the 6×7×6 colour cube with 8×8
-        ordered dithering, looping), or with --y4m a .y4m file or - for standard output (4:2:0 by default,
+        The output names the format: a directory (frame-0001.png …), a .gif file (the 6×7×6 colour cube with \
+        8×8 ordered dithering, looping), or with --y4m a .y4m file or - for standard output (4:2:0 by default, \
         BT.601 video range).
 
-        Apple's render-destination sample (a red and yellow checkerboard sliding 25 points a second, its hue
+        Apple's render-destination sample (a red and yellow checkerboard sliding 25 points a second, its hue \
         turning by one radian a second), 4 seconds at 25 frames a second:
 
-          cifiltertest animate --recipe Looks/render-destination.json --animate 'inputCenter=[0 0]:[100 100]' \\
-              --animate inputAngle=0:4 --frames 100 --fps 25 --crop 0,0,1024,768 -o checkerboard.gif
-          cifiltertest animate CIGaussianBlur --animate inputRadius=0:20 --frames 30 -i photo.jpg -o frames/
-          cifiltertest animate --recipe Looks/render-destination.json --animate inputAngle=0:6.283 \\
-              --crop 0,0,640,480 --frames 250 --y4m -o - | ffplay -
+          cifiltertest animate --recipe Looks/render-destination.json \\
+              --animate 'inputCenter=[0 0]:[100 100]' --animate inputAngle=0:4 \\
+              --frames 100 --fps 25 --crop 0,0,1024,768 -o checkerboard.gif
+          cifiltertest animate CIGaussianBlur --animate inputRadius=0:20 \\
+              --frames 30 -i photo.jpg -o frames/
+          cifiltertest animate --recipe Looks/render-destination.json \\
+              --animate inputAngle=0:6.283 --crop 0,0,640,480 --frames 250 \\
+              --y4m -o - | ffplay -
         """
     )
 
@@ -37,7 +42,9 @@ struct AnimateCommand: ParsableCommand {
     @Option(name: .shortAndLong, help: "A directory (PNG frames), a .gif file, or with --y4m a .y4m file or - (stdout).")
     var output: String
 
-    @Option(help: "A JSON recipe file with the steps of a chain.")
+    @Option(help: ArgumentHelp(
+        "A JSON recipe: a list of steps, or {\"input\": PATH, \"crop\": [x, y, w, h], \"steps\": [...]} (-i and --crop replace those).",
+        valueName: "file"))
     var recipe: String?
 
     @Option(help: ArgumentHelp("An input to animate, KEY=FROM:TO (repeatable).", valueName: "KEY=FROM:TO"))
@@ -58,7 +65,9 @@ struct AnimateCommand: ParsableCommand {
     @Option(help: "Y4M chroma subsampling: 420 or 444.")
     var chroma = 420
 
-    @Option(help: "The rectangle to write, x,y,width,height (bottom-left origin); required for infinite outputs.")
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The rectangle to write, x,y,width,height (bottom-left origin); required for infinite outputs.",
+        valueName: "x,y,width,height"))
     var crop: String?
 
     @Flag(help: "Replace existing output files.")
@@ -89,19 +98,16 @@ struct AnimateCommand: ParsableCommand {
             } else {
                 destination = .pngFrames
             }
-            var chainSteps = try RenderStep.parse(steps)
-            if let recipe { chainSteps = try RenderStep.load(recipe: recipe) + chainSteps }
-            guard !chainSteps.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
-            let chain = try RenderChain(steps: chainSteps, version: try RenderCommand.version(coreImageVersion))
+            let chain = try RenderChain(words: steps, recipePath: recipe, coreImageVersion: coreImageVersion)
             guard !animate.isEmpty else { throw ValidationError("give at least one --animate KEY=FROM:TO") }
             let tracks = try animate.map { try AnimationTrack(parsing: $0, chain: chain) }
-            let source: Image? = try input.map { path in
+            let source: Image? = try (input ?? chain.recipe.input).map { path in
                 let options = maxPixels.map { ImageFile.DecodeOptions(maximumPixels: Int($0)) } ?? .init()
                 return try ImageFile.load(path, options: options).image
             }
             let context = RenderContext(options: .init(maxPixels: maxPixels.map { Int($0) }))
             let first = try chain.makeImage(input: source, overrides: overrides(tracks, frame: 0))
-            let rect = try RenderCommand.outputRect(crop: crop, image: first, input: source)
+            let rect = try chain.outputRect(crop: crop, image: first, input: source)
             let area = PixelRect(covering: rect)
             // The writers allocate their frame buffers before the first render checks the budget.
             guard area.area <= context.options.maxPixels, !area.isEmpty else {

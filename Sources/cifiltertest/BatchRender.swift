@@ -111,7 +111,7 @@ struct BatchRender {
                     }
                     let source = try ImageFile.load(job.input, options: command.decodeOptions).image
                     let image = try chain.makeImage(input: source)
-                    let rect = try RenderCommand.outputRect(crop: command.crop, image: image, input: source)
+                    let rect = try chain.outputRect(crop: command.crop, image: image, input: source)
                     try ImageFile.write(image, to: job.output, rect: rect, sixteenBit: command.sixteenBit,
                                         quality: command.quality, context: context)
                     progress.done(job.output)

@@ -32,6 +32,11 @@ struct ExploreCommand: ParsableCommand {
             + "iterm or symbols (character cells).", valueName: "protocol"))
     var graphics = "auto"
 
+    @Option(help: ArgumentHelp(
+        "Open a recipe (a JSON file as render --recipe reads, such as an export's): its last filter with its values, "
+            + "on its input image (IMAGE replaces it); the earlier steps make the source.", valueName: "file"))
+    var recipe: String?
+
     @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")
     var bench = false
 
@@ -54,9 +59,12 @@ struct ExploreCommand: ParsableCommand {
         guard graphics.lowercased() == "auto" || forcedGraphics != nil else {
             throw ValidationError("--graphics is auto, kitty, sixel, iterm or symbols")
         }
+        let opened: Recipe?
+        do { opened = try recipe.map(Recipe.load) } catch { throw CommandError(message: "\(error)") }
+        if let opened, opened.steps.isEmpty { throw CommandError(message: "\(recipe ?? ""): the recipe has no steps") }
         do {
             let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced,
-                                                          graphics: forcedGraphics))
+                                                          graphics: forcedGraphics, recipe: opened))
             // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
             // so the parent shell sees it (and stops a script on Ctrl-C) as with any other program.
             if signal != 0 {

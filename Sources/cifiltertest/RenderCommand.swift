@@ -1,32 +1,42 @@
 import ArgumentParser
 import Foundation
 import FilterEngine
+import FilterExplorer
 
 struct RenderCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "render",
         abstract: "Render a filter (or a chain of filters) to a PNG or JPEG file.",
+        // Each paragraph is one line here (`\` continues it): ArgumentParser wraps the text to the terminal's width
+        // (COLUMNS, else 80 columns when the output is not a terminal); the examples keep their lines, each under
+        // 80 columns.
         discussion: """
-        Each filter name may be followed by KEY=VALUE inputs; several names form a chain, each filter's output
-        becoming the next one's inputImage. Values are typed by the catalogue: numbers (0.5, true), vectors
-        ("[x y]", "x,y"), colours ("r g b a" in 0…1 or #rrggbb[aa]), rectangles ("[x y w h]"), transforms
-        ("[a b c d tx ty]"), strings, and file paths for image inputs. Data inputs take text, an Adobe .cube file
-        for colour cube tables (give its size as inputCubeDimension too), or a .f32 file of raw little-endian
+        Each filter name may be followed by KEY=VALUE inputs; several names form a chain, each filter's output \
+        becoming the next one's inputImage. Values are typed by the catalogue: numbers (0.5, true), vectors \
+        ("[x y]", "x,y"), colours ("r g b a" in 0…1 or #rrggbb[aa]), rectangles ("[x y w h]"), transforms \
+        ("[a b c d tx ty]"), strings, and file paths for image inputs. Data inputs take text, an Adobe .cube file \
+        for colour cube tables (give its size as inputCubeDimension too), or a .f32 file of raw little-endian \
         float32 values (CIColorCurves' RGB triples).
 
           cifiltertest render CISepiaTone inputIntensity=0.8 -i photo.png -o sepia.png
-          cifiltertest render CIGaussianBlur inputRadius=4 CIVignette inputIntensity=1.2 -i in.jpg -o out.jpg
-          cifiltertest render CICheckerboardGenerator inputWidth=40 --crop 0,0,400,300 -o board.png
+          cifiltertest render CIGaussianBlur inputRadius=4 \\
+              CIVignette inputIntensity=1.2 -i in.jpg -o out.jpg
+          cifiltertest render CICheckerboardGenerator inputWidth=40 \\
+              --crop -200,-150,400,300 -o board.png
           cifiltertest render --recipe look.json -i in.png -o out.png
-          cifiltertest render CIColorCube inputCubeData=look.cube inputCubeDimension=33 -i in.png -o out.png
+          cifiltertest render CIColorCube inputCubeData=look.cube \\
+              inputCubeDimension=33 -i in.png -o out.png
 
-        A recipe file is a JSON list of steps: [{"filter": "CISepiaTone", "inputs": {"inputIntensity": 0.8}}].
-        Each step's inputImage is the previous step's output. A step may have an "id", and an image input may name
-        an earlier step's output, {"image": "ID"}, or the input file, {"image": "input"}: a small graph, such as
-        grain from CIRandomGenerator multiplied over the photo (see Looks/vintage-film.json).
+        A recipe file is a JSON list of steps: [{"filter": "CISepiaTone", "inputs": {"inputIntensity": 0.8}}]. \
+        Each step's inputImage is the previous step's output. A step may have an "id", and an image input may \
+        name an earlier step's output, {"image": "ID"}, or the input file, {"image": "input"}: a small graph, such \
+        as grain from CIRandomGenerator multiplied over the photo (see Looks/vintage-film.json). A recipe may \
+        also be an object, {"input": "photo.png", "crop": [x, y, width, height], "steps": [...]}, that names its \
+        input image and the rectangle to write (the explorer's export writes one beside the image); -i and \
+        --crop replace them.
 
-        Several -i (or a quoted pattern) render a batch: every file through the same chain into the directory -o,
-        names kept (extension from --format or the input's), one file per core, existing outputs left alone
+        Several -i (or a quoted pattern) render a batch: every file through the same chain into the directory \
+        -o, names kept (extension from --format or the input's), one file per core, existing outputs left alone \
         unless --overwrite; per-file errors are reported and the batch goes on (exit status 1 if any failed).
 
           cifiltertest render --recipe Looks/warm-fade.json -i 'photos/*.jpg' -o out/
@@ -53,10 +63,15 @@ struct RenderCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Files a batch renders at once (default: one per core).", valueName: "n"))
     var jobs: Int?
 
-    @Option(help: "The rectangle to write, x,y,width,height (bottom-left origin); required for infinite outputs.")
+    // Unconditional: a negative origin (--crop -600,-400,1200,800) is the option's value, not another option.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The rectangle to write, x,y,width,height (bottom-left origin); required for infinite outputs.",
+        valueName: "x,y,width,height"))
     var crop: String?
 
-    @Option(help: "A JSON recipe file with the steps of a chain.")
+    @Option(help: ArgumentHelp(
+        "A JSON recipe: a list of steps, or {\"input\": PATH, \"crop\": [x, y, w, h], \"steps\": [...]} (-i and --crop replace those).",
+        valueName: "file"))
     var recipe: String?
 
     @Flag(name: .customLong("16bit"), help: "Write a 16-bit linear PNG instead of 8-bit sRGB.")
@@ -91,9 +106,9 @@ struct RenderCommand: ParsableCommand {
                 return
             }
             let chain = try makeChain()
-            let source: Image? = try input.first.map { try loadInput($0) }
+            let source: Image? = try chain.inputs(input).first.map { try loadInput($0) }
             let image = try chain.makeImage(input: source)
-            let rect = try Self.outputRect(crop: crop, image: image, input: source)
+            let rect = try chain.outputRect(crop: crop, image: image, input: source)
             try ImageFile.write(image, to: output, rect: rect, format: format, sixteenBit: sixteenBit, quality: quality,
                                 context: RenderContext(options: renderOptions(threads: nil)))
         } catch let error as ValidationError {
@@ -121,12 +136,8 @@ struct RenderCommand: ParsableCommand {
         return loaded.image
     }
 
-    /// The steps of the command line after those of the recipe, under the Core Image version asked for.
     func makeChain() throws -> RenderChain {
-        var steps = try RenderStep.parse(self.steps)
-        if let recipe { steps = try RenderStep.load(recipe: recipe) + steps }
-        guard !steps.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
-        return try RenderChain(steps: steps, version: try Self.version(coreImageVersion))
+        try RenderChain(words: steps, recipePath: recipe, coreImageVersion: coreImageVersion)
     }
 
     static func version(_ text: String?) throws -> CoreImageVersion {
@@ -137,18 +148,13 @@ struct RenderCommand: ParsableCommand {
         return parsed
     }
 
-    /// The rectangle to write: `--crop`, else the image's extent, else (an infinite output such as grain over a
-    /// photo) the input image's extent.
-    static func outputRect(crop: String?, image: Image, input: Image?) throws -> Rect {
-        if let crop {
-            guard let n = ValueParser.numbers(in: crop), n.count == 4, n[2] > 0, n[3] > 0 else {
-                throw ValidationError("--crop needs x,y,width,height with a positive width and height")
-            }
-            return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
+    /// `--crop x,y,width,height`, if given.
+    static func cropRect(_ text: String?) throws -> Rect? {
+        guard let text else { return nil }
+        guard let n = ValueParser.numbers(in: text), n.count == 4, n.allSatisfy(\.isFinite), n[2] > 0, n[3] > 0 else {
+            throw ValidationError("--crop needs x,y,width,height with a positive width and height, not \"\(text)\"")
         }
-        if !image.extent.isInfinite { return image.extent }
-        if let input, !input.extent.isInfinite { return input.extent }
-        throw ValidationError("the output is infinite (a generator or a clamp): give --crop x,y,width,height")
+        return Rect(x: n[0], y: n[1], width: n[2], height: n[3])
     }
 }
 
@@ -158,125 +164,41 @@ struct CommandError: Error, CustomStringConvertible {
     var description: String { message }
 }
 
-/// One filter of a chain with its inputs as text.
-struct RenderStep {
-    var filter: String
-    var inputs: [(String, String)]
-    /// The name later steps use for this step's output (recipes only).
-    var id: String? = nil
-    /// Image inputs taken from an earlier step's output (by its id) or from the input file ("input").
-    var references: [(key: String, source: String)] = []
-
-    /// `NAME k=v k=v NAME k=v`: a word without "=" starts a new step.
-    static func parse(_ words: [String]) throws -> [RenderStep] {
-        var steps: [RenderStep] = []
-        for word in words {
-            if let equals = word.firstIndex(of: "=") {
-                guard !steps.isEmpty else { throw ValidationError("\(word): name a filter before its inputs") }
-                steps[steps.count - 1].inputs.append((String(word[..<equals]), String(word[word.index(after: equals)...])))
-            } else {
-                steps.append(RenderStep(filter: word, inputs: []))
-            }
-        }
-        return steps
-    }
-
-    static func load(recipe path: String) throws -> [RenderStep] {
-        let usage = "\(path): a recipe is a JSON list of {\"filter\": NAME, \"id\": NAME (optional), \"inputs\": {KEY: VALUE or {\"image\": ID}}}"
-        let data: Data
-        do { data = try RegularFile.read(path) } catch { throw ValidationError("\(error)") }
-        guard case .array(let entries)? = try? JSONValue.parse(data) else { throw ValidationError(usage) }
-        func text(_ value: JSONValue) -> String? {
-            switch value {
-            case .number(let n): formatNumber(n)
-            case .bool(let b): b ? "1" : "0"
-            case .string(let s): s
-            case .array(let items):
-                items.allSatisfy({ if case .number = $0 { true } else { false } }) ? items.compactMap(text).joined(separator: " ") : nil
-            default: nil
-            }
-        }
-        return try entries.map { entry in
-            guard case .object(let fields, _) = entry, case .string(let name)? = fields["filter"] else { throw ValidationError(usage) }
-            var step = RenderStep(filter: name, inputs: [])
-            if let id = fields["id"] {
-                guard case .string(let id) = id, !id.isEmpty else { throw ValidationError("\(path): \(name): an id is a non-empty string") }
-                step.id = id
-            }
-            if case .object(let values, _)? = fields["inputs"] {
-                for key in values.keys.sorted() {
-                    if case .object(let reference, _)? = values[key] {
-                        guard reference.count == 1, case .string(let source)? = reference["image"] else {
-                            throw ValidationError("\(path): \(name).\(key): an object value is {\"image\": ID}, ID an earlier step's id or \"input\"")
-                        }
-                        step.references.append((key, source))
-                        continue
-                    }
-                    guard let value = text(values[key]!) else { throw ValidationError("\(path): \(name).\(key) has a value that is not a number, list of numbers, boolean or string") }
-                    step.inputs.append((key, value))
-                }
-            }
-            return step
-        }
-    }
-}
-
-/// A chain of steps ready to build images: each step's filter gets the previous output as its inputImage, its
-/// text inputs, and the images its references name.
+/// The recipe a command renders: the steps of its --recipe file, then those of the command line, under the Core
+/// Image version asked for. The recipe's input image and crop apply unless -i or --crop replace them.
 struct RenderChain {
-    let steps: [RenderStep]
+    let recipe: Recipe
     let version: CoreImageVersion
 
-    init(steps: [RenderStep], version: CoreImageVersion) throws {
-        var ids: Set<String> = []
-        for step in steps {
-            for reference in step.references where reference.source != "input" && !ids.contains(reference.source) {
-                throw ValidationError("\(step.filter).\(reference.key) takes the image \"\(reference.source)\", but no earlier step has that id")
-            }
-            if let id = step.id {
-                guard id != "input", ids.insert(id).inserted else { throw ValidationError("the step id \"\(id)\" is used twice (or is \"input\")") }
-            }
-        }
-        self.steps = steps
-        self.version = version
+    init(words: [String], recipePath: String?, coreImageVersion: String?) throws {
+        var recipe = try recipePath.map(Recipe.load) ?? Recipe(steps: [])
+        recipe.steps += try Recipe.steps(commandLine: words)
+        guard !recipe.steps.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
+        try recipe.checkReferences()
+        self.recipe = recipe
+        version = try RenderCommand.version(coreImageVersion)
     }
+
+    var steps: [Recipe.Step] { recipe.steps }
 
     /// `overrides` replaces inputs of some steps (by index): an animation's values for one frame.
     func makeImage(input: Image?, overrides: [Int: [(key: String, value: FilterValue)]] = [:]) throws -> Image {
-        var outputs: [String: Image] = [:]
-        if let input { outputs["input"] = input }
-        var current = input
-        for (index, step) in steps.enumerated() {
-            let filter = try makeFilter(step)
-            if let current, filter.descriptor.input("inputImage") != nil {
-                try filter.setValue(.image(current), forKey: "inputImage")
-            }
-            for (key, text) in step.inputs {
-                try filter.setValue(try ValueParser.parse(text, for: try descriptor(key, of: filter), filter: filter.name), forKey: key)
-            }
-            for (key, source) in step.references {
-                _ = try descriptor(key, of: filter)
-                guard let image = outputs[source] else { throw FilterError("\(filter.name).\(key) takes the input image, but none was given (-i)") }
-                try filter.setValue(.image(image), forKey: key)
-            }
-            for (key, value) in overrides[index] ?? [] { try filter.setValue(value, forKey: key) }
-            let output = try filter.makeOutputImage()
-            if let id = step.id { outputs[id] = output }
-            current = output
-        }
-        return current!
+        try recipe.makeImage(input: input, version: version, overrides: overrides)
     }
 
-    func makeFilter(_ step: RenderStep) throws -> Filter {
+    func makeFilter(_ step: Recipe.Step) throws -> Filter {
         let filter = try Filter(named: step.filter)
         filter.coreImageVersion = version
         return filter
     }
 
-    func descriptor(_ key: String, of filter: Filter) throws -> InputDescriptor {
-        guard let descriptor = filter.descriptor.input(key) else {
-            throw FilterError("\(filter.name) has no input \(key); its inputs are \(filter.inputKeys.joined(separator: ", "))")
-        }
-        return descriptor
+    /// The image files to render: -i's, else the recipe's input.
+    func inputs(_ given: [String]) -> [String] {
+        given.isEmpty ? recipe.input.map { [$0] } ?? [] : given
+    }
+
+    /// The rectangle to write: --crop, the recipe's crop, or the output's (or the input's) extent.
+    func outputRect(crop: String?, image: Image, input: Image?) throws -> Rect {
+        try Recipe.outputRect(crop: try RenderCommand.cropRect(crop) ?? recipe.crop, image: image, input: input)
     }
 }

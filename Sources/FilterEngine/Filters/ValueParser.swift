@@ -1,9 +1,11 @@
 import Foundation
 
-/// Turns text into a filter value, typed by the catalogue: the command line's KEY=VALUE and the explorer's
-/// text fields both go through here.
+/// Turns text into a filter value, typed by the catalogue: the command line's KEY=VALUE, recipes' strings and the
+/// explorer's text fields all go through here.
 public enum ValueParser {
-    /// Parses `text` for `input`. Image inputs read the file at that path.
+    /// Parses `text` for `input`. Image inputs read the file at that path. Only reading happens here: whether
+    /// the value is acceptable (finite, the right length) is checked once, by `Filter.setValue`, for text and
+    /// recipe numbers alike.
     public static func parse(_ text: String, for input: InputDescriptor, filter: String) throws -> FilterValue {
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail() -> FilterError {
@@ -41,7 +43,6 @@ public enum ValueParser {
         default:
             throw FilterError("\(filter).\(input.key) is a \(input.valueClass.rawValue), which cannot be given here")
         }
-        try input.validate(value, filter: filter)
         return value
     }
 
@@ -49,12 +50,16 @@ public enum ValueParser {
     /// read as a colour cube table (`ColorCubeData.parseCubeFile`; CIColorCube needs its size as
     /// inputCubeDimension too). A value ending in `.f32` that names an existing file is that file's bytes: a
     /// table of little-endian float32 values, as Core Image's data inputs hold them (CIColorCurves' RGB
-    /// triples). Any other text is its UTF-8 bytes (barcode messages).
+    /// triples); such a path that does not exist is an error, except for a barcode's message. Any other text is
+    /// its UTF-8 bytes (barcode messages).
     static func data(_ text: String, for input: InputDescriptor, filter: String) throws -> [UInt8] {
         let path = text.trimmingCharacters(in: .whitespaces)
         let lowered = path.lowercased()
-        guard lowered.hasSuffix(".cube") || lowered.hasSuffix(".f32"), FileManager.default.fileExists(atPath: path) else {
-            return Array(text.utf8)
+        guard lowered.hasSuffix(".cube") || lowered.hasSuffix(".f32") else { return Array(text.utf8) }
+        guard FileManager.default.fileExists(atPath: path) else {
+            // A message may end in ".cube"; a table input given a path that is not there is a typo, not bytes.
+            if input.key == "inputMessage" { return Array(text.utf8) }
+            throw FilterError("\(filter).\(input.key): \(path): no such file")
         }
         let contents: Data
         do { contents = try RegularFile.read(path) } catch {
