@@ -36,13 +36,8 @@ public final class Explorer {
         /// The current filter's details (description, fidelity and its evidence) over the screen.
         case details
         case text(TextEntry)
-        case point(key: String, original: FilterValue?)
-        case color(key: String, component: Int, original: FilterValue?)
-        case rectangle(key: String, resize: Bool, original: FilterValue?)
-        case transform(key: String, handle: TransformHandle, original: FilterValue?)
-        /// The tone-curve editor: the selected point is the current control; `originals` are the five points
-        /// from before it opened (Esc puts them back).
-        case curve(originals: [String: FilterValue])
+        /// A widget's modal editor, on the current control (`InputWidget.editorKey`).
+        case editor(WidgetEditor)
     }
 
     struct TextEntry {
@@ -103,6 +98,8 @@ public final class Explorer {
     var running = true
     /// Set while the mouse drags a slider knob (the control's index).
     var draggingSlider: Int?
+    /// Undo histories, A/B sets and the edit in progress (`ExplorerEditing.swift`).
+    var editing = EditingState()
     /// The time input being animated (0→1, looping) with `a`, if any.
     var animating: String?
     var lastSubmitted = 0
@@ -126,7 +123,7 @@ public final class Explorer {
             warnings.append("the last session ended abruptly on \(filter): its saved values were not restored")
         }
         if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
-        let start = [options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
+        let start = [options.filterName, state.lastFilter, ExplorerHints.firstFilter].compactMap { $0 }
             .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
         if let start {
             tree.reveal(filterNamed: start)
@@ -210,6 +207,7 @@ public final class Explorer {
 
     func select(filterNamed name: String) {
         guard session?.name != name, let record = tree.list.record(named: name) else { return }
+        closeEditor(keeping: true)
         if let existing = sessions[name] {
             session = existing
         } else {
@@ -243,15 +241,10 @@ public final class Explorer {
         return session.controls[controlCursor]
     }
 
-    /// Sets a value, reporting a refused one in the status line.
+    /// Sets a value as an undoable edit, reporting a refused one in the status line.
     func apply(_ value: FilterValue, to key: String) {
         guard let session else { return }
-        do {
-            try session.set(value, forKey: key)
-            needsRender = true
-        } catch {
-            message = Message(text: "\(error)", isError: true)
-        }
+        edit { try session.set(value, forKey: key) }
     }
 
     func saveState() {
@@ -357,7 +350,9 @@ public final class Explorer {
         let lower = input.minimum ?? 0, upper = input.maximum ?? 1
         var next = current + (upper - lower) / 50
         if next > upper { next = lower }
-        apply(.number(next), to: key)
+        // Not an edit (no undo step per frame).
+        try? session.set(.number(next), forKey: key)
+        needsRender = true
     }
 
     // MARK: Export
