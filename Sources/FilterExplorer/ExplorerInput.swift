@@ -15,12 +15,12 @@ extension Explorer {
         ("← →  h l", "inputs: step a slider (fine) or a choice: image, cube look, curves, colour space"),
         ("Shift-← →  H L  [ ]  PgUp PgDn", "inputs: coarse step"),
         ("Enter", "inputs: type a value or a path (.cube for cubes), open a list (choices, booleans) or an editor"),
-        ("=", "inputs: type any value; numbers take pi/4, 45° or 45deg, 2*default, + - * / ( )"),
+        ("=", "type: pi/4, 45° or 45deg, 2*default, + - * / ( )"),
         ("Space", "inputs: flip a toggle"),
-        ("list (choices)", "↑↓ choose (the preview follows), Enter keeps, Esc cancels, click picks"),
+        ("list (choices)", "↑↓ choose, Enter keeps, Esc cancels, click picks"),
         ("r  R", "reset the input / all inputs of the filter"),
-        ("u  U", "undo / redo the filter's last edit (steps, typed values, editors, resets)"),
-        ("x", "A/B: keep these values and show the other set (the first x copies them); x again swaps back"),
+        ("u  U", "undo / redo the last edit of this filter"),
+        ("x", "A/B: keep these values, show the other set"),
         ("point editor", "arrows move (Shift or HJKL ×10), click the preview to place"),
         ("colour editor", "↑↓ component, ←→ step, # hex entry"),
         ("rectangle editor", "arrows move, c switches move/resize"),
@@ -217,13 +217,12 @@ extension Explorer {
     }
 
     func beginTextEntry(_ control: InputControl, initial: String? = nil) {
-        guard let session else { return }
+        guard session != nil else { return }
         let key = control.input.key
         if case .readOnly(let reason) = control.kind {
             message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
             return
         }
-        _ = session
         let text = initial ?? control.widget.initialText(control, explorer: self)
         mode = .text(TextEntry(purpose: .value(key: key), prompt: control.widget.textPrompt(control), field: TextField(text)))
     }
