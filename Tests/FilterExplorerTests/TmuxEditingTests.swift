@@ -86,9 +86,9 @@ struct TmuxEditingTests {
         tmux.type("90deg")
         tmux.send("Enter")
         try tmux.waitFor("90deg is 90°") { Tmux.statusLine($0).contains("inputAngle = 90° (1.570796 rad)") }
-        // A step keeps the unit it was typed in.
+        // A step keeps the unit it was typed in, and steps in whole degrees.
         tmux.send("l")
-        try tmux.waitFor("a step stays in degrees") { Tmux.statusLine($0).contains("inputAngle = 92.8648° (") }
+        try tmux.waitFor("a step stays in degrees") { Tmux.statusLine($0).contains("inputAngle = 91° (1.58825 rad)") }
 
         // Refused: the reason at once, the text stays for fixing, Esc leaves the value as it was.
         tmux.send("=", "C-u")
@@ -100,7 +100,7 @@ struct TmuxEditingTests {
         tmux.send("Enter")
         try tmux.waitFor("infinity is refused") { $0.contains("1/0 is not finite") }
         tmux.send("Escape", "Escape")  // leaves the text, then clears the message
-        try tmux.waitFor("the value is unchanged") { Tmux.statusLine($0).contains("inputAngle = 92.8648° (") }
+        try tmux.waitFor("the value is unchanged") { Tmux.statusLine($0).contains("inputAngle = 91° (1.58825 rad)") }
         try tmux.quitAndCheckRestored()
     }
 
@@ -161,6 +161,17 @@ struct TmuxEditingTests {
         tmux.send("x", "Escape")
         try tmux.waitFor("B again") {
             Tmux.statusLine($0).contains("inputIntensity = 0.7 ") && Tmux.statusLine($0).contains("showing B")
+        }
+        // Each set undoes its own edits: B back to 0.8, A (after x) back to the 1 it had before 0.9.
+        tmux.send("u", "Escape")
+        try tmux.waitFor("B undoes to 0.8") {
+            Tmux.statusLine($0).contains("inputIntensity = 0.8 ") && Tmux.statusLine($0).contains("showing B")
+        }
+        tmux.send("x", "Escape")
+        try tmux.waitFor("A is still 0.9") { Tmux.statusLine($0).contains("inputIntensity = 0.9 ") }
+        tmux.send("u", "Escape")
+        try tmux.waitFor("A undoes to 1") {
+            Tmux.statusLine($0).contains("inputIntensity = 1 ") && Tmux.statusLine($0).contains("showing A")
         }
         try tmux.quitAndCheckRestored()
     }

@@ -36,11 +36,12 @@ public struct UndoHistory<State> {
 }
 
 /// Two whole parameter sets of a filter to compare, A and B: the shown one is the session's live values; the
-/// other is kept here. Swapping stores the live set and brings back the other (a copy of the live set the
-/// first time).
+/// other is kept here with its own undo history. Swapping stores the live set and brings back the other (a
+/// copy of the live set the first time); undo then works on the set shown.
 struct ABComparison {
     var showingB = false
     var other: FilterSession.Snapshot
+    var otherHistory: UndoHistory<FilterSession.Snapshot>
 }
 
 /// The explorer's editing memory, per filter: undo histories, A/B comparisons, the undo group in progress

@@ -67,14 +67,17 @@ extension Explorer {
     }
 
     /// `x`: keeps the values shown as one set and shows the other (A/B). The first `x` copies the values, so
-    /// both sets start equal and the edits after it make B. The swap itself is an undoable edit.
+    /// both sets start equal and the edits after it make B. Each set keeps its own undo history.
     func swapAB() {
         closeEditor(keeping: true)
         guard let session else { return }
         let shown = session.snapshot()
-        var comparison = editing.comparisons[session.name] ?? ABComparison(other: shown)
-        edit { session.restore(comparison.other) }
-        comparison.other = shown
+        let history = editing.histories[session.name, default: UndoHistory()]
+        var comparison = editing.comparisons[session.name] ?? ABComparison(other: shown, otherHistory: history)
+        session.restore(comparison.other)
+        needsRender = true
+        editing.histories[session.name] = comparison.otherHistory
+        (comparison.other, comparison.otherHistory) = (shown, history)
         comparison.showingB.toggle()
         editing.comparisons[session.name] = comparison
         message = Message(text: "showing \(comparison.showingB ? "B" : "A") (x shows \(comparison.showingB ? "A" : "B"))", isError: false)

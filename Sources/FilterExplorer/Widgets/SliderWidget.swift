@@ -31,6 +31,14 @@ struct SliderWidget: InputWidget {
 
     func step(_ control: InputControl, by steps: Int, coarse: Bool, explorer: Explorer) {
         guard case .number(let n)? = explorer.session?.value(forKey: control.input.key) else { return }
+        if spec.isAngle, explorer.typedInDegrees(control.input.key) {
+            // Shown in degrees, stepped in whole degrees: 1° (Shift: 15°) to the next multiple.
+            let step = coarse ? 15.0 : 1.0
+            let degrees = (n * 180 / .pi * 1e6).rounded() / 1e6
+            let next = ((degrees / step).rounded(steps > 0 ? .down : .up) + Double(steps)) * step
+            explorer.apply(.number(next * .pi / 180), to: control.input.key)
+            return
+        }
         explorer.apply(.number(spec.stepped(n, by: steps, coarse: coarse)), to: control.input.key)
     }
 
