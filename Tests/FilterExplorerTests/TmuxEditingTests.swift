@@ -44,6 +44,19 @@ struct TmuxEditingTests {
         tmux.send("Escape")
         try tmux.waitFor("Esc restores H") { Tmux.statusLine($0).contains("inputCorrectionLevel = H (30%)") && !$0.contains("› M") }
 
+        // A click on an entry of the open list picks it and closes the list.
+        tmux.send("Enter")
+        let open = try tmux.waitFor("the list opens on H") { $0.contains("› H (30%)") }
+        let entry = try Tmux.position(of: "L (7%)", in: open)
+        let click = [0x1b, 0x5b, 0x4d, 32, 33 + entry.column, 33 + entry.row].map { Character(Unicode.Scalar(UInt8($0))) }
+        tmux.type(String(click))
+        try tmux.waitFor("the click picks L") {
+            Tmux.statusLine($0).contains("inputCorrectionLevel = L (7%)") && $0.contains("◂ L (7%) ▸") && !$0.contains("› ")
+        }
+        tmux.type(String([0x1b, 0x5b, 0x4d, 35, 33 + entry.column, 33 + entry.row].map { Character(Unicode.Scalar(UInt8($0))) }))
+        tmux.send("Right", "Right", "Right")
+        try tmux.waitFor("back to H") { Tmux.statusLine($0).contains("inputCorrectionLevel = H (30%)") }
+
         // Typed text that is not a level is refused with the levels named, and changes nothing.
         tmux.send("=", "C-u")
         tmux.type("X")
