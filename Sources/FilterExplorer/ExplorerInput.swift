@@ -1,9 +1,12 @@
 import FilterEngine
 import Foundation
 
-/// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together.
+/// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together; each
+/// editor's keys come from its widget (`InputWidget.help`).
 extension Explorer {
-    static let keyHelp: [(String, String)] = [
+    static let keyHelp: [(String, String)] = generalKeys + ControlFactory.editorHelp + viewKeys
+
+    private static let generalKeys: [(String, String)] = [
         ("q", "quit (state is saved)"),
         ("Tab / Shift-Tab", "switch between the filter list and the inputs"),
         ("↑ ↓  j k", "move in the list / choose an input"),
@@ -17,15 +20,12 @@ extension Explorer {
         ("Enter", "inputs: type a value or a path (.cube for cubes), open a list (choices, booleans) or an editor"),
         ("=", "type: pi/4, 45° or 45deg, 2*default, + - * / ( )"),
         ("Space", "inputs: flip a toggle"),
-        ("list (choices)", "↑↓ choose, Enter keeps, Esc cancels, click picks"),
         ("r  R", "reset the input / all inputs of the filter"),
         ("u  U", "undo / redo the last edit of this filter"),
         ("x", "A/B: keep these values, show the other set"),
-        ("point editor", "arrows move (Shift or HJKL ×10), click the preview to place"),
-        ("colour editor", "↑↓ component, ←→ step, # hex entry"),
-        ("rectangle editor", "arrows move, c switches move/resize"),
-        ("transform editor", "↑↓ rotate/scale/move, ←→ step"),
-        ("tone-curve editor", "Tab or 0-4 choose a point, arrows move it (Shift or HJKL ×10)"),
+    ]
+
+    private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
         ("a", "animate the time input 0→1, looping (transitions); a again stops"),

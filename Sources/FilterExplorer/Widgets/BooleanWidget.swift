@@ -3,6 +3,7 @@ import FilterEngine
 /// A boolean: Space or ← → flip it, Enter opens a two-entry picker (off, on), a click flips it.
 struct BooleanWidget: InputWidget {
     var kind: ControlKind { .toggle }
+    var help: (keys: String, meaning: String)? { ChoiceWidget.listHelp }
     static let choices = [Choice(.number(0), "[ ] off"), Choice(.number(1), "[x] on")]
 
     private var picker: ChoiceWidget { ChoiceWidget(choices: Self.choices) }

@@ -5,6 +5,8 @@ import FilterEngine
 struct ChoiceWidget: InputWidget {
     let choices: [Choice]
     var kind: ControlKind { .choice(choices) }
+    static let listHelp = ("list (choices)", "↑↓ choose, Enter keeps, Esc cancels, click picks")
+    var help: (keys: String, meaning: String)? { Self.listHelp }
 
     func index(of control: InputControl, explorer: Explorer) -> Int? {
         let value = explorer.session?.value(forKey: control.input.key)

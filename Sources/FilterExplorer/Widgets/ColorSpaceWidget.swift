@@ -3,6 +3,7 @@ import FilterEngine
 /// A named colour space (sRGB, linear, Display P3): ← → step through them, Enter opens the list.
 struct ColorSpaceWidget: InputWidget {
     var kind: ControlKind { .colorSpace }
+    var help: (keys: String, meaning: String)? { ChoiceWidget.listHelp }
     private var picker: ChoiceWidget { ChoiceWidget(choices: ColorSpaceChoice.options.map { Choice(.string($0), $0) }) }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {

@@ -5,6 +5,7 @@ import Foundation
 /// # hex entry); text entry takes `#rrggbb[aa]` or `r g b [a]`.
 struct ColorWidget: InputWidget {
     var kind: ControlKind { .color }
+    var help: (keys: String, meaning: String)? { ("colour editor", "↑↓ component, ←→ step, # hex entry") }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         let terminal = explorer.terminal

@@ -10,6 +10,8 @@ import Foundation
 protocol InputWidget: Sendable {
     /// The catalogue classification the widget was made for (tests and the session compare it).
     var kind: ControlKind { get }
+    /// Its line in the `?` help (an editor's keys), if it has keys of its own.
+    var help: (keys: String, meaning: String)? { get }
 
     /// The value as the row and the status line show it.
     func valueText(_ control: InputControl, explorer: Explorer) -> String
@@ -82,6 +84,8 @@ enum EditorOutcome {
 
 // The common behaviour; a widget overrides what it does differently.
 extension InputWidget {
+    var help: (keys: String, meaning: String)? { nil }
+
     func valueText(_ control: InputControl, explorer: Explorer) -> String {
         ControlDisplay.text(explorer.session?.value(forKey: control.input.key), kind: kind)
     }
@@ -132,6 +136,20 @@ extension InputWidget {
 }
 
 extension ControlFactory {
+    /// The help lines of every widget the catalogue's inputs get, each once, in catalogue order: a new
+    /// widget's keys reach the `?` help without a list to keep.
+    static let editorHelp: [(String, String)] = {
+        var seen: Set<String> = []
+        var lines: [(String, String)] = []
+        for filter in Catalog.builtIn.filters {
+            for input in filter.inputs {
+                guard let help = widget(for: input, filter: filter.name).help, seen.insert(help.keys).inserted else { continue }
+                lines.append(help)
+            }
+        }
+        return lines
+    }()
+
     /// The one factory from an input's catalogue attributes (and `ExplorerHints`) to its widget. A new kind of
     /// control is a file in this folder and a line here.
     static func widget(for input: InputDescriptor, filter: String? = nil) -> any InputWidget {

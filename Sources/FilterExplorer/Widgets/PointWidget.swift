@@ -5,6 +5,7 @@ import FilterEngine
 struct PointWidget: InputWidget {
     let offset: Bool
     var kind: ControlKind { .point(offset: offset) }
+    var help: (keys: String, meaning: String)? { ("point editor", "arrows move (Shift or HJKL ×10), click the preview to place") }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         var text = valueText(row.control, explorer: explorer)

@@ -4,6 +4,7 @@ import FilterEngine
 /// switches to resizing from the top-right corner), a click on the preview moves its origin there.
 struct RectangleWidget: InputWidget {
     var kind: ControlKind { .rectangle }
+    var help: (keys: String, meaning: String)? { ("rectangle editor", "arrows move, c switches move/resize") }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         var text = valueText(row.control, explorer: explorer)

@@ -7,6 +7,7 @@ import Foundation
 struct ToneCurveWidget: InputWidget {
     let index: Int
     var kind: ControlKind { .curvePoint(index: index) }
+    var help: (keys: String, meaning: String)? { ("tone-curve editor", "Tab or 0-4 choose a point, arrows move it (Shift or HJKL ×10)") }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         var text = valueText(row.control, explorer: explorer)

@@ -3,6 +3,7 @@ import FilterEngine
 /// An affine transform: Enter opens the editor, ↑ ↓ choose a handle (rotate, scale, move x, move y), ← → step it.
 struct TransformWidget: InputWidget {
     var kind: ControlKind { .transform }
+    var help: (keys: String, meaning: String)? { ("transform editor", "↑↓ rotate/scale/move, ←→ step") }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         let text = valueText(row.control, explorer: explorer)
