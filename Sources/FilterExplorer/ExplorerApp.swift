@@ -194,6 +194,7 @@ public final class Explorer {
     var coversPreview: Bool {
         switch mode {
         case .help, .details: true
+        case .editor: currentControl?.widget.editorCoversPreview ?? false
         default: false
         }
     }

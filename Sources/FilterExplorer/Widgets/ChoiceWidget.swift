@@ -73,6 +73,7 @@ struct ChoiceWidget: InputWidget {
         return .editing
     }
 
+    var editorCoversPreview: Bool { true }
     func editorHint(_ editor: WidgetEditor) -> String? { "list: ↑↓ choose, Enter done, Esc cancel, click picks" }
 
     /// The list's box: above the row when there is room, else below it.

@@ -28,6 +28,7 @@ struct ColorSpaceWidget: InputWidget {
     func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome {
         picker.editorKey(key, editor: &editor, control: control, explorer: explorer)
     }
+    var editorCoversPreview: Bool { true }
     func editorHint(_ editor: WidgetEditor) -> String? { picker.editorHint(editor) }
     func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {
         picker.drawEditor(editor, control: control, rowY: rowY, explorer: explorer)

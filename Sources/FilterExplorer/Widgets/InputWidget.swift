@@ -40,6 +40,8 @@ protocol InputWidget: Sendable {
     func editorHint(_ editor: WidgetEditor) -> String?
     func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer)
     func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome?
+    /// Whether the editor draws over the preview (a list), so a graphics-protocol image must give way to it.
+    var editorCoversPreview: Bool { get }
     /// Marks on the preview (points, corners, the tone curve), drawn for every control; `selected` is the
     /// current one.
     func drawOverlay(_ control: InputControl, selected: Bool, geometry: PreviewGeometry, explorer: Explorer)
@@ -121,6 +123,7 @@ extension InputWidget {
 
     func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome { .editing }
     func editorHint(_ editor: WidgetEditor) -> String? { nil }
+    var editorCoversPreview: Bool { false }
     func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {}
     func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome? { nil }
     func drawOverlay(_ control: InputControl, selected: Bool, geometry: PreviewGeometry, explorer: Explorer) {}
