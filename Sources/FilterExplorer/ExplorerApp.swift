@@ -40,13 +40,8 @@ public final class Explorer {
         /// The current filter's details (description, fidelity and its evidence) over the screen.
         case details
         case text(TextEntry)
-        case point(key: String, original: FilterValue?)
-        case color(key: String, component: Int, original: FilterValue?)
-        case rectangle(key: String, resize: Bool, original: FilterValue?)
-        case transform(key: String, handle: TransformHandle, original: FilterValue?)
-        /// The tone-curve editor: the selected point is the current control; `originals` are the five points
-        /// from before it opened (Esc puts them back).
-        case curve(originals: [String: FilterValue])
+        /// A widget's modal editor, on the current control (`InputWidget.editorKey`).
+        case editor(WidgetEditor)
     }
 
     struct TextEntry {
@@ -109,6 +104,8 @@ public final class Explorer {
     var running = true
     /// Set while the mouse drags a slider knob (the control's index).
     var draggingSlider: Int?
+    /// Undo histories, A/B sets and the edit in progress (`ExplorerEditing.swift`).
+    var editing = EditingState()
     /// The time input being animated (0→1, looping) with `a`, if any.
     var animating: String?
     var lastSubmitted = 0
@@ -133,7 +130,7 @@ public final class Explorer {
         }
         if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
         let last = options.recipe?.explorerParts?.last
-        let start = [last?.filter, options.filterName, state.lastFilter, "CISepiaTone"].compactMap { $0 }
+        let start = [last?.filter, options.filterName, state.lastFilter, ExplorerHints.firstFilter].compactMap { $0 }
             .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
         if let start {
             tree.reveal(filterNamed: start)
@@ -226,6 +223,7 @@ public final class Explorer {
     var coversPreview: Bool {
         switch mode {
         case .help, .details: true
+        case .editor: currentControl?.widget.editorCoversPreview ?? false
         default: false
         }
     }
@@ -239,6 +237,7 @@ public final class Explorer {
 
     func select(filterNamed name: String) {
         guard session?.name != name, let record = tree.list.record(named: name) else { return }
+        closeEditor(keeping: true)
         if let existing = sessions[name] {
             session = existing
         } else {
@@ -272,15 +271,10 @@ public final class Explorer {
         return session.controls[controlCursor]
     }
 
-    /// Sets a value, reporting a refused one in the status line.
+    /// Sets a value as an undoable edit, reporting a refused one in the status line.
     func apply(_ value: FilterValue, to key: String) {
         guard let session else { return }
-        do {
-            try session.set(value, forKey: key)
-            needsRender = true
-        } catch {
-            message = Message(text: "\(error)", isError: true)
-        }
+        edit { try session.set(value, forKey: key) }
     }
 
     func saveState() {
@@ -386,7 +380,9 @@ public final class Explorer {
         let lower = input.minimum ?? 0, upper = input.maximum ?? 1
         var next = current + (upper - lower) / 50
         if next > upper { next = lower }
-        apply(.number(next), to: key)
+        // Not an edit (no undo step per frame).
+        try? session.set(.number(next), forKey: key)
+        needsRender = true
     }
 
     // MARK: Export

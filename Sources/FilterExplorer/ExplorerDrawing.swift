@@ -66,8 +66,13 @@ extension Explorer {
         }
         drawPreview(layout)
         if !fullScreen {
-            drawToneCurve(layout.preview)
+            if let control = currentControl {
+                control.widget.drawPanel(control, area: layout.preview, editing: editor != nil, explorer: self)
+            }
             drawControls(layout)
+            if let editor, let control = currentControl {
+                control.widget.drawEditor(editor, control: control, rowY: currentRowY, explorer: self)
+            }
         }
         drawStatus(layout)
         if case .help = mode { drawHelp(layout) }
@@ -232,79 +237,11 @@ extension Explorer {
         drawOverlays(geometry ?? frame.geometry)
     }
 
-    /// Point markers (the selected point bright, others plain) and the selected rectangle's corners.
+    /// The widgets' marks on the image (points, the selected rectangle's corners).
     private func drawOverlays(_ geometry: PreviewGeometry) {
         guard let session else { return }
-        let centre = (samples.sourceRect.midX, samples.sourceRect.midY)
         for (index, control) in session.controls.enumerated() {
-            guard case .vector(let v)? = session.value(forKey: control.input.key), v.count >= 2 else { continue }
-            let selected = index == controlCursor
-            switch control.kind {
-            case .point(let offset):
-                let p = offset ? (centre.0 + v[0], centre.1 + v[1]) : (v[0], v[1])
-                guard let cell = geometry.cell(imageX: p.0, imageY: p.1) else { continue }
-                terminal.put(cell.y, cell.x, selected ? glyphs.marker : glyphs.otherMarker,
-                             .init(.marker, bold: true, reverse: selected && terminal.colorMode == .monochrome))
-            case .rectangle where selected && v.count == 4:
-                let corners = [(v[0], v[1] + v[3], glyphs.corners.topLeft), (v[0] + v[2], v[1] + v[3], glyphs.corners.topRight),
-                               (v[0], v[1], glyphs.corners.bottomLeft), (v[0] + v[2], v[1], glyphs.corners.bottomRight)]
-                for (px, py, glyph) in corners {
-                    // Corners on the far edges sit just inside the last cell.
-                    let x = min(px, geometry.imageRect.maxX - 0.01), y = max(py, geometry.imageRect.minY + 0.01)
-                    if let cell = geometry.cell(imageX: x, imageY: min(y, geometry.imageRect.maxY - 0.01)) {
-                        terminal.put(cell.y, cell.x, glyph, .init(.marker, bold: true))
-                    }
-                }
-            default: break
-            }
-        }
-    }
-
-    /// CIToneCurve's curve in a box at the preview's bottom-right corner while one of its points is the current
-    /// input: the curve as the engine computes it, the diagonal for reference, the points by number with the
-    /// selected one highlighted. Cells are about twice as tall as wide, so the box is twice as wide as tall.
-    private func drawToneCurve(_ area: CellRect) {
-        guard let session, let control = currentControl, case .curvePoint(let selected) = control.kind else { return }
-        let points = session.curvePoints
-        guard points.allSatisfy({ $0.count == 2 }) else { return }
-        let height = min(area.height - 2, 16), width = min(area.width - 4, height * 2 + 1)
-        guard height >= 5, width >= 11 else { return }
-        let left = area.maxX - width - 2, top = area.maxY - height - 2
-        let editing = editingCurve
-        let frame = Terminal.Style(editing ? .accent : nil, bold: editing)
-        terminal.fill(top, left, width: width + 2, height: height + 2)
-        let rule = String(repeating: glyphs.horizontal, count: width)
-        terminal.put(top, left, glyphs.corners.topLeft + rule + glyphs.corners.topRight, frame)
-        terminal.put(top + height + 1, left, glyphs.corners.bottomLeft + rule + glyphs.corners.bottomRight, frame)
-        for y in (top + 1)...(top + height) {
-            terminal.put(y, left, glyphs.vertical, frame)
-            terminal.put(y, left + width + 1, glyphs.vertical, frame)
-        }
-        terminal.put(top, left + 2, editing ? " Tone curve: Tab/0-4, arrows " : " Tone curve (Enter edits) ", width: width - 2, frame)
-        let p = points[selected]
-        terminal.put(top + height + 1, left + 2, " point \(selected) [\(String(format: "%.2f %.2f", p[0], p[1]))] ",
-                     width: width - 2, frame)
-
-        let x0 = left + 1, y0 = top + 1
-        func row(_ v: Double) -> Int { y0 + height - 1 - Int((min(1, max(0, v)) * Double(height - 1)).rounded()) }
-        func column(_ u: Double) -> Int { x0 + Int((min(1, max(0, u)) * Double(width - 1)).rounded()) }
-        for c in 0..<width { terminal.put(row(Double(c) / Double(width - 1)), x0 + c, glyphs.reference, .init(.dim)) }
-        let extrapolate = if case .number(let n)? = session.value(forKey: "inputExtrapolate") { n != 0 } else { false }
-        if let curve = try? ToneCurveEditor.plot(points: points, extrapolate: extrapolate, count: width) {
-            var previous: Int?
-            for (c, y) in curve.enumerated() {
-                let r = row(y)
-                // Steep stretches: fill the rows between this column's cell and the previous one's.
-                if let previous, abs(previous - r) > 1 {
-                    for between in (min(previous, r) + 1)..<max(previous, r) { terminal.put(between, x0 + c, glyphs.curve, .init(.sliderFill)) }
-                }
-                terminal.put(r, x0 + c, glyphs.curve, .init(.sliderFill, bold: true))
-                previous = r
-            }
-        }
-        for (i, point) in points.enumerated() {
-            terminal.put(row(point[1]), column(point[0]), "\(i)",
-                         .init(i == selected ? .accent : .marker, bold: true, reverse: i == selected))
+            control.widget.drawOverlay(control, selected: index == controlCursor, geometry: geometry, explorer: self)
         }
     }
 
@@ -382,72 +319,10 @@ extension Explorer {
     }
 
     private func drawWidget(_ control: InputControl, index: Int, y: Int, area: CellRect, selected: Bool) {
-        guard let session else { return }
-        let key = control.input.key
-        let value = session.value(forKey: key)
         let bar = sliderBar(in: area)
-        let x = bar.x
-        let width = area.maxX - x
-        var text = ControlDisplay.text(value, kind: control.kind)
-        switch control.kind {
-        case .slider(let spec):
-            guard case .number(let n)? = value else { break }
-            let knob = ControlDisplay.knobColumn(fraction: spec.fraction(of: n), width: bar.width)
-            terminal.put(y, x, String(repeating: glyphs.filled, count: knob), .init(.sliderFill, bold: true))
-            terminal.put(y, x + knob, glyphs.knob, .init(.sliderFill, bold: true))
-            terminal.put(y, x + knob + 1, String(repeating: glyphs.empty, count: max(0, bar.width - knob - 1)), .init(.dim))
-            terminal.put(y, x + bar.width + 1, text, width: area.maxX - x - bar.width - 1, .init(bold: selected))
-            return
-        case .color:
-            guard case .color(let c)? = value else { break }
-            var column = x
-            if terminal.colorMode != .monochrome {
-                let pair = Int32(16 + index % 16)
-                terminal.setPair(pair, fg: -1, bg: TerminalPalette.index(red: c.red, green: c.green, blue: c.blue,
-                                                                        mode: terminal.colorMode))
-                terminal.putCell(y, column, 32, pair: pair)
-                terminal.putCell(y, column + 1, 32, pair: pair)
-                column += 3
-            }
-            terminal.put(y, column, ColorStepper.hex(c), .init(bold: selected))
-            column += 11
-            let active: Int? = if case .color(let k, let component, _) = mode, k == key { component } else { nil }
-            for (i, name) in ColorStepper.componentNames.enumerated() where column < area.maxX {
-                let part = "\(name) \(String(format: "%.2f", c.components[i]))"
-                terminal.put(y, column, part, width: area.maxX - column, .init(active == i ? .accent : nil, bold: active == i,
-                                                                            reverse: active == i))
-                column += part.count + 1
-            }
-            return
-        case .point(let offset):
-            if offset { text += "  (offset from the centre)" }
-            if case .point(let k, _) = mode, k == key { text += "  ← ↑ → ↓ to move" }
-        case .rectangle:
-            if case .rectangle(let k, let resize, _) = mode, k == key { text += resize ? "  [resizing: c to move]" : "  [moving: c to resize]" }
-        case .image, .colorCube, .colorCurves, .colorSpace:
-            text = "\(glyphs.left) \(session.displayText(control)) \(glyphs.right)"
-            if control.kind == .colorCube { text += "  (Enter: a .cube file)" }
-        case .curvePoint where selected:
-            text += editingCurve ? "  ← ↑ → ↓ move · Tab/0-4 point" : "  (tone curve: Enter edits)"
-        case .transform:
-            if case .transform(let k, let handle, _) = mode, k == key {
-                var column = x
-                terminal.put(y, column, text, width: width)
-                column += text.count + 2
-                for h in TransformHandle.allCases where column < area.maxX {
-                    terminal.put(y, column, h.label, width: area.maxX - column, .init(h == handle ? .accent : nil,
-                                                                                      bold: h == handle, reverse: h == handle))
-                    column += h.label.count + 1
-                }
-                return
-            }
-        case .readOnly(let reason):
-            terminal.put(y, x, "\(text)  (read-only: \(reason))", width: width, .init(.dim))
-            return
-        default:
-            break
-        }
-        terminal.put(y, x, text, width: width, .init(bold: selected))
+        let row = WidgetRow(control: control, index: index, y: y, x: bar.x, barWidth: bar.width, width: area.maxX - bar.x,
+                            selected: selected, editor: selected ? editor : nil)
+        control.widget.drawRow(row, explorer: self)
     }
 
     // MARK: Status line and overlays
@@ -475,14 +350,12 @@ extension Explorer {
         terminal.put(y, 0, statusText(), width: width, .init(reverse: true))
     }
 
-    private var editingCurve: Bool { if case .curve = mode { true } else { false } }
-
     /// The status line's usual text: filter, the input being edited and its value, render time, help hint.
     func statusText() -> String {
         guard let session else { return " no filter · ? help" }
         var parts = [" " + session.name]
         if let control = currentControl {
-            parts.append("\(control.input.key) = \(session.displayText(control))")
+            parts.append("\(control.input.key) = \(control.widget.valueText(control, explorer: self))")
         }
         if let seconds = renderingFor {
             parts.append(String(format: "rendering… %.1f s", seconds))
@@ -491,17 +364,15 @@ extension Explorer {
             let proxy = frame.proxyFactor > 1 ? " (proxy ÷\(frame.proxyFactor), refining)" : ""
             parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs) + proxy)
         }
+        if let ab = abLabel { parts.append("showing \(ab) (x: A/B)") }
         parts.append("? help")
         // Browsing filters: the details of the current one, how sure we are of it and why.
         if focus == .filters, case .normal = mode, let fidelity = session.descriptor.fidelity {
             parts.append("\(fidelity.status.rawValue): \(fidelity.evidence)")
         }
         switch mode {
-        case .point: parts.append("point: arrows move (Shift/HJKL ×10), click places, Enter done, Esc cancel")
-        case .color: parts.append("colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel")
-        case .rectangle: parts.append("rectangle: arrows move, c move/resize, Enter done, Esc cancel")
-        case .transform: parts.append("transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel")
-        case .curve: parts.append("curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel")
+        case .editor(let editor):
+            if let hint = currentControl?.widget.editorHint(editor) { parts.append(hint) }
         case .view: parts.append("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done")
         default: break
         }

@@ -1,9 +1,12 @@
 import FilterEngine
 import Foundation
 
-/// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together.
+/// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together; each
+/// editor's keys come from its widget (`InputWidget.help`).
 extension Explorer {
-    static let keyHelp: [(String, String)] = [
+    static let keyHelp: [(String, String)] = generalKeys + ControlFactory.editorHelp + viewKeys
+
+    private static let generalKeys: [(String, String)] = [
         ("q", "quit (state is saved)"),
         ("Tab / Shift-Tab", "switch between the filter list and the inputs"),
         ("↑ ↓  j k", "move in the list / choose an input"),
@@ -14,20 +17,20 @@ extension Explorer {
         ("/  n  N", "search filter names; next / previous match"),
         ("← →  h l", "inputs: step a slider (fine) or a choice: image, cube look, curves, colour space"),
         ("Shift-← →  H L  [ ]  PgUp PgDn", "inputs: coarse step"),
-        ("Enter", "inputs: type a value or a path (.cube for cubes), or open an editor"),
-        ("=", "inputs: type any value as text"),
+        ("Enter", "inputs: type a value or a path (.cube for cubes), open a list (choices, booleans) or an editor"),
+        ("=", "type: pi/4, 45° or 45deg, 2*default, + - * / ( )"),
         ("Space", "inputs: flip a toggle"),
         ("r  R", "reset the input / all inputs of the filter"),
-        ("point editor", "arrows move (Shift or HJKL ×10), click the preview to place"),
-        ("colour editor", "↑↓ component, ←→ step, # hex entry"),
-        ("rectangle editor", "arrows move, c switches move/resize"),
-        ("transform editor", "↑↓ rotate/scale/move, ←→ step"),
-        ("tone-curve editor", "Tab or 0-4 choose a point, arrows move it (Shift or HJKL ×10)"),
+        ("u  U", "undo / redo the last edit of this filter"),
+        ("x", "A/B: keep these values, show the other set"),
+    ]
+
+    private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
         ("a", "animate the time input 0→1, looping (transitions); a again stops"),
         ("e", "export the output at full resolution (shows the render command)"),
-        ("m", "mouse on / off (click to select, wheel to scroll, click sliders)"),
+        ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
         ("z", "pan while zoomed: arrows move (Shift or HJKL by half a view), + - 1 0 zoom, Enter or Esc done"),
@@ -58,16 +61,16 @@ extension Explorer {
             let outcome = entry.field.handle(key)
             mode = .text(entry)
             textEntryChanged(entry, outcome: outcome)
-        case .point(let key0, let original):
-            modalPoint(key, inputKey: key0, original: original)
-        case .color(let key0, let component, let original):
-            modalColor(key, inputKey: key0, component: component, original: original)
-        case .rectangle(let key0, let resize, let original):
-            modalRectangle(key, inputKey: key0, resize: resize, original: original)
-        case .transform(let key0, let handle, let original):
-            modalTransform(key, inputKey: key0, handle: handle, original: original)
-        case .curve(let originals):
-            modalCurve(key, originals: originals)
+        case .editor(var editor):
+            guard let control = currentControl else { closeEditor(keeping: true); return }
+            switch key {
+            case .enter: closeEditor(keeping: true)
+            case .escape: closeEditor(keeping: false)
+            default:
+                let outcome = control.widget.editorKey(key, editor: &editor, control: control, explorer: self)
+                if case .editor = mode { mode = .editor(editor) }
+                finishEditor(outcome)
+            }
         case .view:
             if key == .enter || key == .escape || key == .char("z") { mode = .normal }
             else if !zoomKey(key) { panKey(key) }
@@ -129,14 +132,16 @@ extension Explorer {
             message = Message(text: tree.showAllCategories ? "every category membership shown" : "each filter once",
                               isError: false)
         case .char("R"):
-            session?.resetAll()
-            needsRender = true
-            message = Message(text: "all inputs reset", isError: false)
+            edit { session?.resetAll() }
+            message = Message(text: "all inputs reset (u undoes)", isError: false)
         case .char("r"):
             guard let control = currentControl else { return true }
-            session?.reset(control.input.key)
-            needsRender = true
-            message = Message(text: "\(control.input.key) reset", isError: false)
+            edit { session?.reset(control.input.key) }
+            message = Message(text: "\(control.input.key) reset (u undoes)", isError: false)
+        case .char("u"), .char("U"):
+            undo(redo: key == .char("U"))
+        case .char("x"):
+            swapAB()
         default:
             return false
         }
@@ -201,103 +206,25 @@ extension Explorer {
         case .down, .char("j"): controlCursor = min(count - 1, controlCursor + 1)
         case .home, .char("g"): controlCursor = 0
         case .end, .char("G"): controlCursor = count - 1
-        case .left, .char("h"): step(control, by: -1, coarse: false)
-        case .right, .char("l"): step(control, by: 1, coarse: false)
-        case .shiftLeft, .char("H"), .char("["), .pageDown: step(control, by: -1, coarse: true)
-        case .shiftRight, .char("L"), .char("]"), .pageUp: step(control, by: 1, coarse: true)
-        case .char(" "):
-            if case .toggle = control.kind { step(control, by: 1, coarse: false) }
+        case .left, .char("h"): control.widget.step(control, by: -1, coarse: false, explorer: self)
+        case .right, .char("l"): control.widget.step(control, by: 1, coarse: false, explorer: self)
+        case .shiftLeft, .char("H"), .char("["), .pageDown: control.widget.step(control, by: -1, coarse: true, explorer: self)
+        case .shiftRight, .char("L"), .char("]"), .pageUp: control.widget.step(control, by: 1, coarse: true, explorer: self)
         case .char("="): beginTextEntry(control)
-        case .enter: beginEdit(control)
-        default: break
+        case .enter: control.widget.activate(control, explorer: self)
+        default: _ = control.widget.rowKey(key, control: control, explorer: self)
         }
-    }
-
-    /// One step of a control in the list: sliders move, toggles flip, image choosers cycle.
-    func step(_ control: InputControl, by steps: Int, coarse: Bool) {
-        guard let session else { return }
-        let key = control.input.key
-        let value = session.value(forKey: key)
-        switch (control.kind, value) {
-        case (.slider(let spec), .number(let n)?):
-            apply(.number(spec.stepped(n, by: steps, coarse: coarse)), to: key)
-        case (.toggle, .number(let n)?):
-            apply(.number(n != 0 ? 0 : 1), to: key)
-        case (.image(let role), _):
-            guard let next = ChoiceCycle.step(samples.choices(for: role), from: session.imageChoices[key], by: steps) else { return }
-            do {
-                try session.setImage(next, forKey: key)
-                needsRender = true
-            } catch { message = Message(text: "\(error)", isError: true) }
-        case (.colorCube, _), (.colorCurves, _):
-            // A chosen .cube file stays in the cycle, after the looks.
-            var options = control.kind == .colorCube ? TableChoice.cubeOptions : TableChoice.curvesOptions
-            if let current = session.tableChoices[key], !options.contains(current) { options.append(current) }
-            guard let next = ChoiceCycle.step(options, from: session.tableChoices[key], by: steps) else { return }
-            do {
-                try session.setTable(next, forKey: key)
-                needsRender = true
-            } catch { message = Message(text: "\(error)", isError: true) }
-        case (.colorSpace, _):
-            let current: String? = if case .string(let s)? = value { s } else { nil }
-            apply(.string(ColorSpaceChoice.stepped(current, by: steps)), to: key)
-        case (.readOnly(let reason), _):
-            message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
-        default:
-            message = Message(text: "press Enter to edit \(control.input.displayName)", isError: false)
-        }
-    }
-
-    func beginEdit(_ control: InputControl) {
-        let key = control.input.key
-        let value = session?.value(forKey: key)
-        switch control.kind {
-        case .toggle: step(control, by: 1, coarse: false)
-        case .point: mode = .point(key: key, original: value)
-        case .color: mode = .color(key: key, component: 0, original: value)
-        case .rectangle: mode = .rectangle(key: key, resize: false, original: value)
-        case .transform: mode = .transform(key: key, handle: .rotate, original: value)
-        case .curvePoint: beginCurveEdit()
-        case .readOnly(let reason): message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
-        default: beginTextEntry(control)
-        }
-    }
-
-    /// Opens the tone-curve editor on the current point, remembering all five for Esc.
-    func beginCurveEdit() {
-        guard let session else { return }
-        var originals: [String: FilterValue] = [:]
-        for control in session.controls {
-            if case .curvePoint = control.kind, let value = session.value(forKey: control.input.key) { originals[control.input.key] = value }
-        }
-        mode = .curve(originals: originals)
     }
 
     func beginTextEntry(_ control: InputControl, initial: String? = nil) {
-        guard let session else { return }
+        guard session != nil else { return }
         let key = control.input.key
         if case .readOnly(let reason) = control.kind {
             message = Message(text: "\(key) is read-only here: \(reason)", isError: false)
             return
         }
-        let text: String
-        if let initial {
-            text = initial
-        } else if control.input.isImage {
-            text = session.imageChoices[key].flatMap(samples.path) ?? ""
-        } else if let table = session.tableChoices[key] {
-            if case .cubeFile(let path) = table { text = path } else { text = table.label }
-        } else {
-            text = session.value(forKey: key).map(ValueParser.format) ?? ""
-        }
-        let prompt = switch control.kind {
-        case .image: "\(key) file: "
-        case .colorCube: "\(key) (.cube file or look): "
-        case .colorCurves: "\(key) (curves name): "
-        case .colorSpace: "\(key) (\(ColorSpaceChoice.options.joined(separator: ", "))): "
-        default: "\(key) = "
-        }
-        mode = .text(TextEntry(purpose: .value(key: key), prompt: prompt, field: TextField(text)))
+        let text = initial ?? control.widget.initialText(control, explorer: self)
+        mode = .text(TextEntry(purpose: .value(key: key), prompt: control.widget.textPrompt(control), field: TextField(text)))
     }
 
     private func textEntryChanged(_ entry: TextEntry, outcome: TextField.Outcome) {
@@ -323,10 +250,10 @@ extension Explorer {
         case (_, .cancel):
             mode = .normal
         case (.value(let key), .submit):
-            guard let session else { mode = .normal; return }
+            guard let session, let control = session.controls.first(where: { $0.input.key == key }) else { mode = .normal; return }
             do {
-                try session.setText(entry.field.text, forKey: key)
-                needsRender = true
+                // Refused text changes nothing: the field stays open with the reason above it.
+                try editThrowing { try control.widget.setText(entry.field.text, control: control, explorer: self) }
                 mode = .normal
                 message = nil  // an error from an earlier try is answered
             } catch {
@@ -351,18 +278,32 @@ extension Explorer {
 
     // MARK: Modal editors
 
-    /// Esc restores the value from before the editor opened; Enter keeps the new one.
-    private func finishModal(_ key: Key, inputKey: String, original: FilterValue?) -> Bool {
-        switch key {
-        case .enter:
-            mode = .normal
-        case .escape:
-            if let original { apply(original, to: inputKey) }
-            mode = .normal
-        default:
-            return false
+    /// Opens a widget's editor; what it changes until it closes is one edit for undo.
+    func openEditor(_ editor: WidgetEditor) {
+        beginEditGroup()
+        mode = .editor(editor)
+    }
+
+    /// Closes the open editor, keeping its changes or putting the values from before it back.
+    func closeEditor(keeping: Bool) {
+        guard case .editor(let editor) = mode else { return }
+        if !keeping, let session {
+            for (key, value) in editor.originals { if let value { try? session.set(value, forKey: key) } }
+            needsRender = true
         }
-        return true
+        mode = .normal
+        endEditGroup()
+    }
+
+    private func finishEditor(_ outcome: EditorOutcome) {
+        switch outcome {
+        case .editing: break
+        case .done: closeEditor(keeping: true)
+        case .cancelled: closeEditor(keeping: false)
+        case .typeValue(let initial):
+            closeEditor(keeping: true)
+            if let control = currentControl { beginTextEntry(control, initial: initial) }
+        }
     }
 
     func arrow(_ key: Key) -> (dx: Int, dy: Int, coarse: Bool)? {
@@ -379,106 +320,28 @@ extension Explorer {
         }
     }
 
-    private func modalPoint(_ key: Key, inputKey: String, original: FilterValue?) {
-        if finishModal(key, inputKey: inputKey, original: original) { return }
-        if key == .char("="), let control = currentControl { beginTextEntry(control); return }
-        guard let (dx, dy, coarse) = arrow(key), case .vector(let v)? = session?.value(forKey: inputKey) else { return }
-        apply(.vector(GeometryStepper.moved(v, dx: dx, dy: dy, coarse: coarse, bounds: samples.sourceRect)), to: inputKey)
-    }
-
-    private func modalColor(_ key: Key, inputKey: String, component: Int, original: FilterValue?) {
-        if finishModal(key, inputKey: inputKey, original: original) { return }
-        guard case .color(let color)? = session?.value(forKey: inputKey) else { return }
-        switch key {
-        case .up, .char("k"), .backTab: mode = .color(key: inputKey, component: (component + 3) % 4, original: original)
-        case .down, .char("j"), .tab: mode = .color(key: inputKey, component: (component + 1) % 4, original: original)
-        case .left, .char("h"): apply(.color(ColorStepper.stepped(color, component: component, by: -1, coarse: false)), to: inputKey)
-        case .right, .char("l"): apply(.color(ColorStepper.stepped(color, component: component, by: 1, coarse: false)), to: inputKey)
-        case .shiftLeft, .char("H"), .char("["), .pageDown:
-            apply(.color(ColorStepper.stepped(color, component: component, by: -1, coarse: true)), to: inputKey)
-        case .shiftRight, .char("L"), .char("]"), .pageUp:
-            apply(.color(ColorStepper.stepped(color, component: component, by: 1, coarse: true)), to: inputKey)
-        case .char("#"):
-            if let control = currentControl { beginTextEntry(control, initial: ColorStepper.hex(color)) }
-        case .char("="):
-            if let control = currentControl { beginTextEntry(control) }
-        default: break
-        }
-    }
-
-    private func modalRectangle(_ key: Key, inputKey: String, resize: Bool, original: FilterValue?) {
-        if finishModal(key, inputKey: inputKey, original: original) { return }
-        if key == .char("c") || key == .tab {
-            mode = .rectangle(key: inputKey, resize: !resize, original: original)
-            return
-        }
-        if key == .char("="), let control = currentControl { beginTextEntry(control); return }
-        guard let (dx, dy, coarse) = arrow(key), case .vector(let v)? = session?.value(forKey: inputKey) else { return }
-        apply(.vector(GeometryStepper.rectangle(v, dx: dx, dy: dy, coarse: coarse, resize: resize,
-                                                bounds: samples.sourceRect)), to: inputKey)
-    }
-
-    private func modalTransform(_ key: Key, inputKey: String, handle: TransformHandle, original: FilterValue?) {
-        if finishModal(key, inputKey: inputKey, original: original) { return }
-        let handles = TransformHandle.allCases
-        guard case .transform(let t)? = session?.value(forKey: inputKey) else { return }
-        switch key {
-        case .up, .char("k"), .backTab:
-            mode = .transform(key: inputKey, handle: handles[(handle.rawValue + 3) % 4], original: original)
-        case .down, .char("j"), .tab:
-            mode = .transform(key: inputKey, handle: handles[(handle.rawValue + 1) % 4], original: original)
-        case .left, .char("h"): apply(.transform(handle.applied(to: t, steps: -1, coarse: false)), to: inputKey)
-        case .right, .char("l"): apply(.transform(handle.applied(to: t, steps: 1, coarse: false)), to: inputKey)
-        case .shiftLeft, .char("H"), .char("["): apply(.transform(handle.applied(to: t, steps: -1, coarse: true)), to: inputKey)
-        case .shiftRight, .char("L"), .char("]"): apply(.transform(handle.applied(to: t, steps: 1, coarse: true)), to: inputKey)
-        case .char("="): if let control = currentControl { beginTextEntry(control) }
-        default: break
-        }
-    }
-
-    /// The tone-curve editor: Tab/Shift-Tab or 0–4 select a point (the controls' cursor follows it), arrows
-    /// move it with x held between its neighbours, = types it.
-    private func modalCurve(_ key: Key, originals: [String: FilterValue]) {
-        guard let session, let control = currentControl, case .curvePoint(let index) = control.kind else {
-            mode = .normal
-            return
-        }
-        switch key {
-        case .enter:
-            mode = .normal
-        case .escape:
-            for (inputKey, value) in originals { apply(value, to: inputKey) }
-            mode = .normal
-        case .tab, .backTab, .char("0"), .char("1"), .char("2"), .char("3"), .char("4"):
-            let count = ToneCurveEditor.pointCount
-            let target: Int = switch key {
-            case .tab: (index + 1) % count
-            case .backTab: (index + count - 1) % count
-            case .char(let c): c.wholeNumberValue ?? index
-            default: index
-            }
-            if let row = session.controls.firstIndex(where: { $0.kind == .curvePoint(index: target) }) { controlCursor = row }
-        case .char("="):
-            beginTextEntry(control)
-        default:
-            guard let (dx, dy, coarse) = arrow(key) else { return }
-            apply(.vector(ToneCurveEditor.moved(session.curvePoints, index: index, dx: dx, dy: dy, coarse: coarse)),
-                  to: control.input.key)
-        }
-    }
-
     // MARK: Mouse
 
     private func handleMouse(_ mouse: MouseEvent) {
         let layout = layout
         guard !layout.isTooSmall else { return }
         if mouse.action == .release {
-            draggingSlider = nil
+            if draggingSlider != nil {
+                draggingSlider = nil
+                endEditGroup()
+            }
             return
         }
         if case .help = mode { mode = .normal; return }
         if case .details = mode { mode = .normal; return }
         if case .text = mode { return }
+        // An open editor's own drawing (a list) takes clicks on it first.
+        if case .editor(var editor) = mode, let control = currentControl,
+           let outcome = control.widget.editorMouse(mouse, editor: &editor, control: control, explorer: self) {
+            if case .editor = mode { mode = .editor(editor) }
+            finishEditor(outcome)
+            return
+        }
         let (x, y) = (mouse.x, mouse.y)
         // The wheel over the preview zooms around the image point under the pointer.
         if layout.preview.contains(x: x, y: y), mouse.action == .wheelUp || mouse.action == .wheelDown, let geometry {
@@ -488,7 +351,7 @@ extension Explorer {
             needsRender = true
             return
         }
-        if layout.tree.contains(x: x, y: y) {
+        if layout.tree.contains(x: x, y: y), draggingSlider == nil {
             switch mouse.action {
             case .wheelUp: tree.moveCursor(by: -3)
             case .wheelDown: tree.moveCursor(by: 3)
@@ -507,40 +370,25 @@ extension Explorer {
             case .wheelUp: controlCursor = max(0, controlCursor - 1)
             case .wheelDown: controlCursor = min(session.controls.count - 1, controlCursor + 1)
             case .press, .click, .drag:
+                // A drag keeps to the row its press started on, wherever the pointer goes.
                 let row = draggingSlider ?? (controlScroll + (y - layout.controls.y))
                 guard session.controls.indices.contains(row) else { return }
+                if mouse.action == .drag && draggingSlider == nil { return }
                 focus = .controls
-                if case .normal = mode {} else if row != controlCursor { mode = .normal }
+                if case .editor = mode, row != controlCursor { closeEditor(keeping: true) }
                 controlCursor = row
                 let control = session.controls[row]
                 let bar = sliderBar(in: layout.controls)
-                if case .slider(let spec) = control.kind, x >= bar.x, x < bar.x + bar.width || draggingSlider != nil {
-                    let fraction = ControlDisplay.fraction(column: x - bar.x, width: bar.width)
-                    apply(.number(spec.value(atFraction: fraction)), to: control.input.key)
-                    draggingSlider = row
-                } else if mouse.action != .drag, x >= bar.x {
-                    if case .toggle = control.kind { step(control, by: 1, coarse: false) }
-                    if control.kind.isChooser { step(control, by: x < bar.x + 2 ? -1 : 1, coarse: false) }
-                }
+                // The press starts one undo step that lasts until the release.
+                if draggingSlider == nil { beginEditGroup() }
+                let holds = control.widget.rowMouse(mouse.action, column: x - bar.x, width: bar.width, control: control, explorer: self)
+                if holds { draggingSlider = row } else if draggingSlider == nil { endEditGroup() }
             default: return
             }
         } else if layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .drag,
                   let geometry, let control = currentControl {
             let point = geometry.imagePoint(cellX: x, cellY: y)
-            let key = control.input.key
-            switch control.kind {
-            case .point(let offset):
-                let centre = (samples.sourceRect.midX, samples.sourceRect.midY)
-                let v = offset ? [point.x - centre.0, point.y - centre.1] : [point.x, point.y]
-                apply(.vector(v.map { $0.rounded() }), to: key)
-            case .rectangle:
-                guard case .vector(let r)? = session?.value(forKey: key), r.count == 4 else { return }
-                apply(.vector([point.x.rounded(), point.y.rounded(), r[2], r[3]]), to: key)
-            case .curvePoint:
-                message = Message(text: "tone-curve points move with the arrow keys: Enter opens the curve editor", isError: false)
-            default:
-                message = Message(text: "choose a point input to place it with the mouse", isError: false)
-            }
+            control.widget.previewMouse(at: (point.x, point.y), control: control, explorer: self)
         }
     }
 }

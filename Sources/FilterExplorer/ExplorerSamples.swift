@@ -167,11 +167,7 @@ public final class SampleLibrary {
     /// The image an input of this role starts with.
     public func stockChoice(for role: ImageRole, key: String, filter: String = "") -> ImageChoice {
         guard role == .picture else { return choices(for: role)[0] }
-        // A guide is the full-size picture a small image (the downscaled source) is brought up to.
-        if key == "inputImage" || key == "inputGuideImage" { return .source }
-        if key.localizedCaseInsensitiveContains("mask") { return filter == "CIBlendWithAlphaMask" ? .alphaMask : .mask }
-        if key == "inputShadingImage" { return .shading }
-        return .second  // targets, back sides, backgrounds, textures, displacement maps
+        return ExplorerHints.stockPicture(key: key, filter: filter)
     }
 
     public func label(_ choice: ImageChoice) -> String {
@@ -304,9 +300,9 @@ public final class SampleLibrary {
     /// filter. Binned on sRGB-encoded values, as photo editors show histograms: on linear values the darker half
     /// of the picture falls into the first few bins and their spike flattens every other bar.
     static func makeHistogram(of source: Image) throws -> Image {
-        let encoded = try Filter(named: "CILinearToSRGBToneCurve")
+        let encoded = try Filter(named: ExplorerHints.linearToSRGBFilter)
         try encoded.setValue(.image(source), forKey: "inputImage")
-        let histogram = try Filter(named: "CIAreaHistogram")
+        let histogram = try Filter(named: ExplorerHints.areaHistogramFilter)
         let e = source.extent
         try histogram.setValue(.image(try encoded.makeOutputImage()), forKey: "inputImage")
         try histogram.setValue(.vector([e.x, e.y, e.width, e.height]), forKey: "inputExtent")

@@ -4,7 +4,9 @@ import Foundation
 /// An input with the control that edits it.
 public struct InputControl: Sendable {
     public let input: InputDescriptor
-    public let kind: ControlKind
+    /// How it is drawn and edited (`Widgets/`).
+    let widget: any InputWidget
+    public var kind: ControlKind { widget.kind }
 }
 
 /// One filter being explored: its inputs' values (catalogue defaults, then CIFilterTest's stock inputs, then
@@ -32,7 +34,7 @@ public final class FilterSession {
         self.descriptor = descriptor
         self.samples = samples
         filter = try Filter(named: descriptor.name)
-        controls = descriptor.inputs.map { InputControl(input: $0, kind: ControlFactory.kind(for: $0, filter: descriptor.name)) }
+        controls = descriptor.inputs.map { InputControl(input: $0, widget: ControlFactory.widget(for: $0, filter: descriptor.name)) }
         resetAll()
     }
 
@@ -132,6 +134,57 @@ public final class FilterSession {
         try? rebuildTables(changing: nil)
     }
 
+    // MARK: Snapshots (undo, A/B)
+
+    /// Every value the person can change, for undo and A/B: the inputs' values (not images, nor colour
+    /// tables' bytes, which are made from their choices), the image and table choices, and what was edited.
+    public struct Snapshot {
+        var values: [String: FilterValue] = [:]
+        var imageChoices: [String: ImageChoice] = [:]
+        var tableChoices: [String: TableChoice] = [:]
+        var edited: Set<String> = []
+
+        /// Exactly the same values (numbers compared bit for bit, not as printed).
+        func isSame(as other: Snapshot) -> Bool {
+            guard imageChoices == other.imageChoices, tableChoices == other.tableChoices, edited == other.edited,
+                  values.count == other.values.count else { return false }
+            return values.allSatisfy { key, value in other.values[key].map { Self.same(value, $0) } ?? false }
+        }
+
+        static func same(_ a: FilterValue, _ b: FilterValue) -> Bool {
+            switch (a, b) {
+            case (.number(let x), .number(let y)): x == y
+            case (.vector(let x), .vector(let y)): x == y
+            case (.color(let x), .color(let y)): x.components == y.components
+            case (.transform(let x), .transform(let y)): x.values == y.values
+            case (.string(let x), .string(let y)): x == y
+            case (.data(let x), .data(let y)): x == y
+            case (.image(let x), .image(let y)): x === y
+            case (.barcode(let x), .barcode(let y)): x.description == y.description
+            default: false
+            }
+        }
+    }
+
+    public func snapshot() -> Snapshot {
+        var result = Snapshot(imageChoices: imageChoices, tableChoices: tableChoices, edited: edited)
+        for input in descriptor.inputs where !input.isImage && tableChoices[input.key] == nil {
+            if let value = filter.value(forKey: input.key) { result.values[input.key] = value }
+        }
+        return result
+    }
+
+    /// Puts back a snapshot's values (the colour tables are made again from its choices).
+    public func restore(_ snapshot: Snapshot) {
+        for input in descriptor.inputs where !input.isImage && snapshot.tableChoices[input.key] == nil {
+            try? filter.setValue(snapshot.values[input.key], forKey: input.key)
+        }
+        imageChoices = snapshot.imageChoices
+        tableChoices = snapshot.tableChoices
+        edited = snapshot.edited
+        try? rebuildTables(changing: nil)
+    }
+
     // MARK: Colour tables
 
     /// Makes every colour-table input's bytes from its choice, so that data, dimension, colour space and domain
@@ -220,7 +273,7 @@ public final class FilterSession {
             tableChoices[key] = .look(key == "inputCube0Data" ? .blackAndWhite : .warm)
         case (.data, _) where kind(forKey: key) == .colorCurves:
             tableChoices[key] = .curves(.sCurve)
-        case (.number, _) where key == "inputScale" && name.hasPrefix("CIArea") && name.hasSuffix("Histogram"):
+        case (.number, _) where key == "inputScale" && ExplorerHints.isAreaHistogram(name):
             // Bins of an opaque source sum to 1: scaled so an average bin shows at a quarter of full brightness.
             if let count = integer("inputCount") { put(.number(Double(max(count, 4) / 4))) }
         case (.number, _) where key == "inputCubeDimension":
@@ -244,12 +297,12 @@ public final class FilterSession {
             put(.data(Array(Self.stockMessage.utf8)))
         case (.string, _) where key == "inputText", (.attributedString, _) where key == "inputText":
             put(.string(Self.stockMessage))
-        case (.vector, nil) where key == "inputWeights" && name.hasPrefix("CIConvolution"):
+        case (.vector, nil) where key == "inputWeights" && ExplorerHints.convolution(name).isConvolution:
             // An emboss kernel: +1 at the first tap, -1 at the last. The RGB variants keep alpha: the relief on a
             // mid-grey bias. The others convolve alpha too, which weights summing to 0 would set to the bias (a
             // half-transparent picture): with the centre tap at 1 they sum to 1, and the relief is on the image.
             guard case .vector(let weights)? = filter.value(forKey: key), weights.count > 1 else { return }
-            let keepsAlpha = name.hasPrefix("CIConvolutionRGB")
+            let keepsAlpha = ExplorerHints.convolution(name).keepsAlpha
             var emboss = [Double](repeating: 0, count: weights.count)
             emboss[0] = 1
             emboss[weights.count - 1] = -1
@@ -307,8 +360,7 @@ public final class FilterSession {
     /// pixels of its output, left to right on the bottom row, as linear working-space values (premultiplied,
     /// as the engine holds them) and as the 8-bit sRGB a file would get. Nil for filters that are not reductions.
     public func reductionValues(limit: Int = 4, context: RenderContext = RenderContext()) throws -> [String]? {
-        guard descriptor.categories.contains("CICategoryReduction") || name.hasSuffix("Histogram"),
-              name != "CIHistogramDisplayFilter" else { return nil }
+        guard ExplorerHints.outputIsValues(descriptor).values else { return nil }
         let framing = try framedOutput(context: context, forExport: true)
         let extent = framing.image.extent
         guard !extent.isEmpty, !extent.isInfinite else { return [] }
@@ -515,13 +567,13 @@ public final class FilterSession {
         }
         var steps = [step]
         if imageChoices["inputImage"] != nil, PreviewPlanner.readsBeyondEdge(descriptor) {
-            steps.insert(Recipe.Step(filter: "CIAffineClamp"), at: 0)
+            steps.insert(Recipe.Step(filter: ExplorerHints.clampFilter), at: 0)
         }
         var input = imageChoices["inputImage"].flatMap { samples.path($0) ?? written["inputImage"] }
         if imageChoices["inputImage"] == .source, let upstream = samples.upstream {
             // Opened from a recipe: its earlier steps again, cut as the explorer cut their output.
             let cut = samples.upstreamCrop.map { r in
-                Recipe.Step(filter: "CICrop", inputs: [.init("inputRectangle", .numbers([r.x, r.y, r.width, r.height]))])
+                Recipe.Step(filter: ExplorerHints.cropFilter, inputs: [.init("inputRectangle", .numbers([r.x, r.y, r.width, r.height]))])
             }
             steps = upstream.steps + (cut.map { [$0] } ?? []) + steps
             input = samples.sourcePath

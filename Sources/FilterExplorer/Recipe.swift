@@ -205,7 +205,7 @@ public struct Recipe: Equatable, Sendable {
     public var explorerParts: (upstream: Recipe, last: Step)? {
         guard let last = steps.last else { return nil }
         var earlier = Array(steps.dropLast())
-        if let clamp = earlier.last, clamp.filter == "CIAffineClamp", clamp.inputs.isEmpty, clamp.id == nil,
+        if let clamp = earlier.last, clamp.filter == ExplorerHints.clampFilter, clamp.inputs.isEmpty, clamp.id == nil,
            let descriptor = Filter(name: last.filter)?.descriptor, PreviewPlanner.readsBeyondEdge(descriptor) {
             earlier.removeLast()
         }

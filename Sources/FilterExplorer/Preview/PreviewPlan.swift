@@ -90,21 +90,12 @@ public enum PreviewPlanner {
     /// clamp their input themselves (edges, edge work, line overlay, comic, highlight/shadow, depth of field,
     /// the guided filters) are left alone.
     public static func readsBeyondEdge(_ descriptor: FilterDescriptor) -> Bool {
-        if descriptor.categories.contains(where: { $0 == "CICategoryBlur" || $0 == "CICategorySharpen" }) { return true }
-        return ["Bloom", "Gloom", "Convolution"].contains { descriptor.name.contains($0) }
+        ExplorerHints.readsBeyondEdge(descriptor)
     }
-
-    /// Scalar inputs that are lengths in pixels although Apple's attributes type them as plain scalars: a proxy
-    /// preview divides them like distances. (Relative sizes, such as CIVignette's radius, are not listed.)
-    static let pixelScalars: Set<String> = [
-        "CIGaussianBlur.inputRadius", "CIMaskedVariableBlur.inputRadius", "CISharpenLuminance.inputRadius",
-        "CIDepthOfField.inputRadius", "CIDepthOfField.inputUnsharpMaskRadius", "CIHighlightShadowAdjust.inputRadius",
-        "CIGuidedFilter.inputRadius", "CITriangleKaleidoscope.inputSize", "CIRippleTransition.inputScale",
-    ]
 
     /// Whether a number input is a length in pixels (so a proxy preview scales it).
     public static func isMeasuredInPixels(_ input: InputDescriptor, of filter: String) -> Bool {
-        input.type == .distance || pixelScalars.contains("\(filter).\(input.key)")
+        input.type == .distance || ExplorerHints.pixelScalars.contains("\(filter).\(input.key)")
     }
 
     /// The source to give `inputImage`.
@@ -162,10 +153,8 @@ public enum PreviewPlanner {
     /// other reductions with their colours un-premultiplied. The histogram display makes a picture
     /// already and is left alone.
     static func shownOpaque(_ output: Image, of descriptor: FilterDescriptor) -> Image {
-        let name = descriptor.name
-        let rawValues = name.hasSuffix("Histogram")
-        guard descriptor.categories.contains("CICategoryReduction") || rawValues, name != "CIHistogramDisplayFilter",
-              !output.extent.isEmpty else { return output }
+        let (values, rawValues) = ExplorerHints.outputIsValues(descriptor)
+        guard values, !output.extent.isEmpty else { return output }
         let unpremultiplying = !rawValues
         return ColorKernel(name: "previewOpaque") { span in
             let p = span.out

@@ -4,10 +4,13 @@ import Foundation
 // Foundation has its own AffineTransform; the explorer always means the engine's.
 typealias AffineTransform = FilterEngine.AffineTransform
 
-/// The control the explorer shows for one input, chosen by `ControlFactory` from the catalogue.
+/// What kind of control an input gets: the identity of its widget (`InputWidget.kind`), which tests and the
+/// session compare. The behaviour lives in the widgets (`Widgets/*Widget.swift`).
 public enum ControlKind: Equatable, Sendable {
     case slider(SliderSpec)
     case toggle
+    /// A fixed set of values (`ExplorerHints.choices`), picked from a list.
+    case choice([Choice])
     case color
     /// A position moved on the preview; `offset` inputs are drawn relative to the image centre.
     case point(offset: Bool)
@@ -28,70 +31,55 @@ public enum ControlKind: Equatable, Sendable {
     case curvePoint(index: Int)
     /// An input the explorer cannot edit, with the reason shown beside it.
     case readOnly(String)
-
-    /// Whether Enter opens a modal editor (arrow keys then edit the value) rather than text entry.
-    public var hasModalEditor: Bool {
-        switch self {
-        case .color, .point, .rectangle, .transform, .curvePoint: true
-        default: false
-        }
-    }
+    /// A widget with no case of its own here (a new kind needs none), by name.
+    case other(String)
 
     /// Whether ← → step through a list of choices.
     public var isChooser: Bool {
         switch self {
-        case .image, .colorCube, .colorCurves, .colorSpace: true
+        case .image, .colorCube, .colorCurves, .colorSpace, .choice: true
         default: false
         }
     }
 }
 
-/// The one factory mapping an input's class and type to a control. Anything it does not know is read-only.
+/// One value of an input with a fixed set of them, and how the picker shows it.
+public struct Choice: Equatable, Sendable {
+    public enum Value: Equatable, Sendable {
+        case number(Double)
+        case string(String)
+    }
+    public let value: Value
+    public let label: String
+
+    public init(_ value: Value, _ label: String) {
+        self.value = value
+        self.label = label
+    }
+
+    public var filterValue: FilterValue {
+        switch value {
+        case .number(let n): .number(n)
+        case .string(let s): .string(s)
+        }
+    }
+
+    /// Whether `value` is this choice.
+    public func matches(_ value: FilterValue?) -> Bool {
+        switch (self.value, value) {
+        case (.number(let a), .number(let b)?): a == b
+        case (.string(let a), .string(let b)?): a == b
+        default: false
+        }
+    }
+}
+
+/// Maps an input to its control: `widget(for:filter:)` (in `InputWidget.swift`) is the factory; `kind` is
+/// the widget's identity.
 public enum ControlFactory {
     /// `filter` is the input's filter, for the few inputs whose meaning depends on it.
     public static func kind(for input: InputDescriptor, filter: String? = nil) -> ControlKind {
-        switch input.valueClass {
-        case .number:
-            return input.isBoolean ? .toggle : .slider(SliderSpec(input))
-        case .color:
-            return .color
-        case .vector:
-            // CIToneCurve's points are offsets [input output] in 0…1, edited together as a curve.
-            if input.type == .offset, let index = ToneCurveEditor.pointIndex(of: input.key) { return .curvePoint(index: index) }
-            switch input.type {
-            case .position: return .point(offset: false)
-            // Offsets named so move a marker from the image centre; other offsets (white-point pairs) are
-            // plain numbers.
-            case .offset where input.key.hasSuffix("Offset"): return .point(offset: true)
-            case .rectangle: return .rectangle
-            default: return .vector
-            }
-        case .transform:
-            return .transform
-        case .array:
-            // CIMeshGenerator's segments, typed as a flat list: x0 y0 x1 y1 per segment.
-            return .vector
-        case .image:
-            return .image(ImageRole(input, filter: filter))
-        case .string, .attributedString:
-            return .text
-        case .barcodeDescriptor:
-            // Typed in its text form (qr:level=M,message=Hello …), read by ValueParser.
-            return .text
-        case .data:
-            // Messages are text; colour tables are chosen from generated ones (or a .cube file).
-            if input.key == "inputMessage" { return .text }
-            if input.key.hasPrefix("inputCube") && input.key.hasSuffix("Data") { return .colorCube }
-            if input.key == "inputCurvesData" { return .colorCurves }
-            return .readOnly("a binary table")
-        case .object:
-            if input.key == "inputColorSpace" { return .colorSpace }
-            // Objects the catalogue describes by a default string (font names) are text.
-            if case .string? = input.defaultValue { return .text }
-            return .readOnly("an object that cannot be made here")
-        default:
-            return .readOnly("a \(input.valueClass.rawValue), which cannot be made here")
-        }
+        widget(for: input, filter: filter).kind
     }
 }
 

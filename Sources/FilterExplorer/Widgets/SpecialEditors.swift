@@ -40,12 +40,7 @@ public enum ImageRole: Equatable, Sendable {
 
     /// `filter` tells inputs apart whose key alone says nothing (every filter's inputImage).
     public init(_ input: InputDescriptor, filter: String? = nil) {
-        if input.type == .gradient { self = .gradient }
-        else if input.key == "inputPaletteImage" || input.key == "inputMeans" { self = .palette }
-        // CIGuidedFilter's inputImage is the low-resolution one, brought to its guide's size.
-        else if input.key == "inputSmallImage" || (filter == "CIGuidedFilter" && input.key == "inputImage") { self = .small }
-        else if filter == "CIHistogramDisplayFilter" && input.key == "inputImage" { self = .histogram }
-        else { self = .picture }
+        self = ExplorerHints.imageRole(input, filter: filter)
     }
 }
 
@@ -235,7 +230,7 @@ public enum ToneCurveEditor {
             let x = Float(i) / Float(count - 1)
             buffer.row(0)[i] = Pixel(x * x, x * x, x * x, 1)
         }
-        let filter = try Filter(named: "CIToneCurve")
+        let filter = try Filter(named: ExplorerHints.toneCurveFilter)
         try filter.setValue(.image(Image(buffer: buffer)), forKey: "inputImage")
         for (index, point) in points.enumerated() { try filter.setValue(.vector(point), forKey: key(index)) }
         try filter.setValue(.number(extrapolate ? 1 : 0), forKey: "inputExtrapolate")
