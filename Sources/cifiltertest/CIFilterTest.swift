@@ -7,7 +7,7 @@ struct CIFilterTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cifiltertest",
         abstract: "Browse, tweak and render Core Image filters in the terminal.",
-        subcommands: [ListCommand.self, InfoCommand.self, RenderCommand.self, AnimateCommand.self, BenchCommand.self, ExploreCommand.self],
+        subcommands: [ListCommand.self, InfoCommand.self, RenderCommand.self, AnimateCommand.self, StreamCommand.self, BenchCommand.self, ExploreCommand.self],
         defaultSubcommand: ExploreCommand.self
     )
 

@@ -1,6 +1,9 @@
 import CGif
 import FilterEngine
 import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
 
 /// An animated, looping GIF through giflib, encoded in memory and written atomically at the end.
 ///
@@ -109,86 +112,81 @@ final class GIFWriter: FrameSink {
     }
 }
 
-/// A YUV4MPEG2 stream: BT.601 video-range YCbCr (tagged XCOLORRANGE=LIMITED), 4:2:0 with centred chroma
-/// (C420jpeg: each chroma sample the mean of a 2×2 block) or 4:4:4. Transparent pixels are composited over black.
-/// To standard output for `-`, else to a temporary file renamed at the end.
-final class Y4MWriter: FrameSink {
-    let path: String
-    let width: Int, height: Int
-    let chroma: Int
-    private let handle: FileHandle
-    private let temporary: String?
+/// A YUV4MPEG2 stream in a `Y4MFormat` (`animate --y4m`: BT.601 video range, 4:2:0 with centred chroma or 4:4:4;
+/// `stream`: the input's format), encoded by `Y4MEncoder`. To standard output for `-`, else to a temporary file
+/// renamed at the end; with no path the frames are encoded and discarded (`stream --bench`).
+final class Y4MWriter: FrameSink, @unchecked Sendable {
+    let path: String?
+    let format: Y4MFormat
+    private let descriptor: Int32
+    private var temporary: String?
     private let context = RenderContext()
-    private var frame: [UInt8]
+    private var encoder: Y4MEncoder
+    private let planes: UnsafeMutablePointer<UInt8>
 
-    init(path: String, width: Int, height: Int, fps: Int, chroma: Int) throws {
-        self.path = path
-        self.width = width
-        self.height = height
-        self.chroma = chroma
-        if path == "-" {
-            handle = .standardOutput
-            temporary = nil
-        } else {
-            let temporary = path + ".partial-\(getpid())"
-            guard FileManager.default.createFile(atPath: temporary, contents: nil), let handle = FileHandle(forWritingAtPath: temporary) else {
-                throw CommandError(message: "\(path): cannot be written")
-            }
-            self.handle = handle
-            self.temporary = temporary
-        }
-        let (cw, ch) = chroma == 420 ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
-        frame = [UInt8](repeating: 0, count: width * height + 2 * cw * ch)
-        let tag = chroma == 420 ? "C420jpeg" : "C444"
-        try write(Data("YUV4MPEG2 W\(width) H\(height) F\(fps):1 Ip A1:1 \(tag) XCOLORRANGE=LIMITED\n".utf8))
+    convenience init(path: String, width: Int, height: Int, fps: Int, chroma: Int) throws {
+        var format = Y4MFormat(width: width, height: height, chroma: chroma == 420 ? .c420jpeg : .c444, matrix: .bt601)
+        format.frameRate = "\(fps):1"
+        try self.init(path: path, format: format)
     }
 
-    private func write(_ data: Data) throws {
-        do { try handle.write(contentsOf: data) } catch { throw CommandError(message: "\(path == "-" ? "standard output" : path): \(error.localizedDescription)") }
+    init(path: String?, format: Y4MFormat) throws {
+        self.path = path
+        self.format = format
+        if path == nil || path == "-" {
+            descriptor = path == nil ? -1 : STDOUT_FILENO
+            temporary = nil
+        } else {
+            let temporary = path! + ".partial-\(getpid())"
+            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
+            guard fd >= 0 else { throw CommandError(message: "\(path!): cannot be written (\(String(cString: strerror(errno))))") }
+            descriptor = fd
+            self.temporary = temporary
+        }
+        encoder = Y4MEncoder(format: format)
+        planes = .allocate(capacity: max(1, format.frameBytes))
+        try write(Array(format.headerLine.utf8))
+    }
+
+    deinit {
+        planes.deallocate()
+        if let temporary { close(descriptor); unlink(temporary) }
+    }
+
+    private func write(_ bytes: UnsafeRawPointer, count: Int) throws {
+        guard descriptor >= 0 else { return }
+        var done = 0
+        while done < count {
+            let n = Glibc.write(descriptor, bytes + done, count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                throw CommandError(message: "\(path == "-" ? "standard output" : path!): \(String(cString: strerror(errno)))")
+            }
+            done += n
+        }
+    }
+
+    private func write(_ bytes: [UInt8]) throws {
+        try bytes.withUnsafeBytes { try write($0.baseAddress!, count: $0.count) }
     }
 
     func add(_ image: Image, rect: Rect, index: Int) throws {
         let (rgba, w, h) = try context.renderRGBA8(image, rect: rect)
-        precondition(w == width && h == height)
-        let (cw, ch) = chroma == 420 ? ((width + 1) / 2, (height + 1) / 2) : (width, height)
-        let step = chroma == 420 ? 2 : 1
-        rgba.withUnsafeBufferPointer { pixels in
-            frame.withUnsafeMutableBufferPointer { out in
-                // Colour over black: straight alpha times the colour.
-                func rgb(_ x: Int, _ y: Int) -> (Float, Float, Float) {
-                    let p = (y * width + x) * 4
-                    let a = Float(pixels[p + 3]) / (255 * 255)
-                    return (Float(pixels[p]) * a, Float(pixels[p + 1]) * a, Float(pixels[p + 2]) * a)
-                }
-                for y in 0..<height {
-                    for x in 0..<width {
-                        let (r, g, b) = rgb(x, y)
-                        out[y * width + x] = UInt8(16 + 65.481 * r + 128.553 * g + 24.966 * b + 0.5)
-                    }
-                }
-                let cb = width * height, cr = cb + cw * ch
-                for cy in 0..<ch {
-                    for cx in 0..<cw {
-                        var r: Float = 0, g: Float = 0, b: Float = 0, n: Float = 0
-                        for y in cy * step..<min(cy * step + step, height) {
-                            for x in cx * step..<min(cx * step + step, width) {
-                                let c = rgb(x, y)
-                                r += c.0; g += c.1; b += c.2; n += 1
-                            }
-                        }
-                        r /= n; g /= n; b /= n
-                        out[cb + cy * cw + cx] = UInt8(128 - 37.797 * r - 74.203 * g + 112 * b + 0.5)
-                        out[cr + cy * cw + cx] = UInt8(128 + 112 * r - 93.786 * g - 18.214 * b + 0.5)
-                    }
-                }
-            }
-        }
-        try write(Data("FRAME\n".utf8) + Data(frame))
+        precondition(w == format.width && h == format.height)
+        try rgba.withUnsafeBufferPointer { try write(frame: $0.baseAddress!) }
+    }
+
+    /// One frame from 8-bit sRGB RGBA, top row first.
+    func write(frame rgba: UnsafePointer<UInt8>) throws {
+        encoder.encode(rgba, into: planes)
+        try write(Array("FRAME\n".utf8))
+        try write(planes, count: format.frameBytes)
     }
 
     func finish() throws {
-        guard let temporary else { return }
-        try handle.close()
+        guard let temporary, let path else { return }
+        self.temporary = nil
+        close(descriptor)
         guard rename(temporary, path) == 0 else {
             unlink(temporary)
             throw CommandError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))")

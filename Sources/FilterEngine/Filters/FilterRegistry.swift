@@ -11,7 +11,7 @@ public enum FilterRegistry {
             BlurEffectFilters.all, ConvolutionFilters.all, MorphologyFilters.all, SharpenFilters.all,
             GradientFilters.all, ShapeGenerators.all, LightFilters.all, MeshGenerator.all, TileFilters.all,
             GeometryFilters.cameraFilters, TransitionFilters.all, StylizeFilters.all, HalftoneFilters.all,
-            TextGenerators.all,
+            TextGenerators.all, VideoFilters.all,
         ]
         for family in families {
             all.merge(family) { _, _ in fatalError("a filter is registered twice") }

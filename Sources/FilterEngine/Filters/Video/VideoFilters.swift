@@ -1,0 +1,249 @@
+import Foundation
+
+/// Operations a video pipeline needs that Core Image lacks, as our own catalogue entries
+/// (`Catalog/custom-filters.json`): histogram equalisation of the luma or of each channel, contrast-limited
+/// adaptive histogram equalisation (CLAHE), and a Y'CbCr split view for inspecting a stream.
+///
+/// The image stays in the linear working space, but histograms are taken of sRGB-encoded values (the luma
+/// Y' = 0.2126 R' + 0.7152 G' + 0.0722 B' of the encoded colour), because that is what a video tool shows and
+/// what people expect equalisation to spread evenly.
+enum VideoFilters {
+    static let all: [String: FilterImplementation] = [
+        "HistogramEqualization": histogramEqualization,
+        "AdaptiveHistogramEqualization": adaptiveHistogramEqualization,
+        "YCbCrSplitView": ycbcrSplitView,
+    ]
+
+    /// Histogram bins: one per 8-bit encoded level.
+    static let bins = 256
+
+    /// Classic global histogram equalisation (Gonzalez & Woods, "Digital Image Processing", 3.3.1): each level k
+    /// maps to (cdf(k) − cdf_min) / (N − cdf_min), so the darkest occupied level becomes 0 and the brightest 1.
+    /// On the luma, the change of Y' is added to R', G' and B' alike (Cb and Cr are kept); per channel, red, green
+    /// and blue each get their own map. `inputAmount` mixes the result with the input (0: the input). A whole-image
+    /// operation: its region of interest is the whole input, its extent the input's; an infinite input is
+    /// returned unchanged (it has no histogram).
+    static func histogramEqualization(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let amount = try inputs.float("inputAmount")
+        let perChannel = try inputs.bool("inputPerChannel")
+        guard amount != 0, !image.extent.isInfinite, !image.extent.isEmpty else { return image }
+        return equalized(image, tiles: 1, perChannel: perChannel, clipLimit: nil, amount: amount, name: "histogramEqualization")
+    }
+
+    /// CLAHE after Zuiderveld, "Contrast Limited Adaptive Histogram Equalization", Graphics Gems IV (1994): the
+    /// image is cut into `inputTileCount` × `inputTileCount` tiles; each tile's luma histogram is clipped at
+    /// `inputClipLimit` times the mean bin count and the clipped excess spread over the bins below the limit; each
+    /// tile's equalisation map is then read for every pixel and blended bilinearly between the four nearest tile
+    /// centres (the nearest tiles at the borders). At a clip limit of 1 or less every histogram ends flat, so the
+    /// maps are the identity; higher limits give more contrast. The tile count is taken between 1 and 64
+    /// (and at most one tile per 8 pixels); the change of Y' is added to R', G' and B' alike.
+    static func adaptiveHistogramEqualization(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let clip = try inputs.float("inputClipLimit")
+        let requested = try inputs.number("inputTileCount")
+        // At a limit of 1 or less every clipped histogram is flat: the identity.
+        guard clip > 1, !image.extent.isInfinite, !image.extent.isEmpty else { return image }
+        let e = image.pixelExtent
+        let tiles = Int(min(max(requested.rounded(), 1), 64, Double(max(1, min(e.width, e.height) / 8))))
+        return equalized(image, tiles: tiles, perChannel: false, clipLimit: clip, amount: 1, name: "adaptiveHistogramEqualization")
+    }
+
+    /// Shows the sRGB-encoded BT.709 Y', Cb and Cr of the image side by side as grey images, each the input's
+    /// size: Y' on the left (its grey the value of Y'), then Cb and Cr (mid grey 0.5 for no chroma, 0.5 + Pb and
+    /// 0.5 + Pr). The output is three inputs wide; alpha is kept. An infinite input shows the luma only.
+    static func ycbcrSplitView(_ inputs: FilterInputs) throws -> Image {
+        let image = try inputs.image("inputImage")
+        let e = image.extent
+        let width = e.width.rounded(.up)
+        let panels: [Image] = e.isInfinite || e.isEmpty ? [image]
+            : [image, image.transformed(by: .translation(x: width, y: 0)), image.transformed(by: .translation(x: 2 * width, y: 0))]
+        let extent = panels.count == 1 ? e : Rect(x: e.minX, y: e.minY, width: 3 * width, height: e.height)
+        let encodeTable = EncodedCurves.encodeBySquareRoot, decodeTable = EncodedCurves.decode
+        let w = ColorMath.lumaWeights
+        let count = panels.count
+        return ColorKernel(name: "ycbcrSplitView") { span in
+            let out = span.out
+            let encode = encodeTable.values, decode = decodeTable.values
+            // Outside its panel an input is transparent, so the sum of the three premultiplied greys is the
+            // panel's own.
+            var rows: [PlanarRow] = []
+            for index in 0..<count { rows.append(span.input(index)) }
+            for i in 0..<span.count {
+                var grey: Float = 0, alpha: Float = 0
+                for (index, row) in rows.enumerated() {
+                    let a = row.a[i]
+                    guard a > 0 else { continue }
+                    let inv = 1 / a
+                    let r = EncodedCurves.encode(row.r[i] * inv, encode), g = EncodedCurves.encode(row.g[i] * inv, encode)
+                    let b = EncodedCurves.encode(row.b[i] * inv, encode)
+                    let y = w.x * r + w.y * g + w.z * b
+                    let value: Float = switch index {
+                    case 0: y
+                    case 1: 0.5 + (b - y) / 1.8556
+                    default: 0.5 + (r - y) / 1.5748
+                    }
+                    grey += EncodedCurves.lookup(decode, EncodedCurves.clamp01(value)) * a
+                    alpha += a
+                }
+                out.r[i] = grey; out.g[i] = grey; out.b[i] = grey; out.a[i] = alpha
+            }
+        }.apply(extent: extent, inputs: panels)
+    }
+
+    // MARK: Equalisation
+
+    /// The image through equalisation maps made from its own histograms on a tiles × tiles grid.
+    static func equalized(_ image: Image, tiles: Int, perChannel: Bool, clipLimit: Float?, amount: Float, name: String) -> Image {
+        let region = image.pixelExtent
+        let channels = perChannel ? 3 : 1
+        // Stage 1 (one thread): every tile's maps, as an image of `bins` pixels a row, one row per tile and channel.
+        let mapsRect = PixelRect(x: 0, y: 0, width: bins, height: tiles * tiles * channels)
+        let maps = GeneralKernel(name: name + "Maps", parallel: false, roi: { _, _ in region }) { context in
+            let values = equalizationMaps(context.inputs[0], region: region, tiles: tiles, channels: channels, clipLimit: clipLimit)
+            for y in context.rect.y..<context.rect.maxY {
+                let row = context.output.row(y) + (context.rect.x - context.output.rect.x)
+                for x in context.rect.x..<context.rect.maxX {
+                    let v = values[y * bins + x]
+                    row[x - context.rect.x] = Pixel(v, v, v, 1)
+                }
+            }
+        }.apply(extent: mapsRect.rect, inputs: [image])
+        // Stage 2 (every thread): each pixel through its maps.
+        let w = ColorMath.lumaWeights
+        let encodeTable = EncodedCurves.encodeBySquareRoot, decodeTable = EncodedCurves.decode
+        let tileWidth = Float(region.width) / Float(tiles), tileHeight = Float(region.height) / Float(tiles)
+        return GeneralKernel(name: name, roi: { index, rect in index == 0 ? rect : mapsRect }) { context in
+            let source = context.inputs[0], table = context.inputs[1]
+            let encode = encodeTable.values, decode = decodeTable.values
+            // The map of row `row` (tile and channel) at the encoded value v, interpolated between levels.
+            @inline(__always) func map(_ row: Int, _ v: Float) -> Float {
+                let t = EncodedCurves.clamp01(v) * Float(bins - 1)
+                let k = min(Int(t), bins - 2), f = t - Float(k)
+                let p = table.row(row) + k
+                return p[0].x + (p[1].x - p[0].x) * f
+            }
+            // The tile (as a row offset) and the blend weight along one axis, for a pixel centre at `position`.
+            @inline(__always) func axis(_ position: Float, _ size: Float) -> (Int, Int, Float) {
+                let f = position / size - 0.5
+                if f <= 0 { return (0, 0, 0) }
+                let i = Int(f)
+                if i >= tiles - 1 { return (tiles - 1, tiles - 1, 0) }
+                return (i, i + 1, f - Float(i))
+            }
+            for y in context.rect.y..<context.rect.maxY {
+                let input = source.row(y) + (context.rect.x - source.rect.x)
+                let output = context.output.row(y) + (context.rect.x - context.output.rect.x)
+                let (ty0, ty1, wy) = axis(Float(y - region.y) + 0.5, tileHeight)
+                for i in 0..<context.rect.width {
+                    let p = input[i]
+                    guard p.w > 0 else { output[i] = p; continue }
+                    let inv = 1 / p.w
+                    let r = EncodedCurves.encode(p.x * inv, encode), g = EncodedCurves.encode(p.y * inv, encode)
+                    let b = EncodedCurves.encode(p.z * inv, encode)
+                    var nr: Float, ng: Float, nb: Float
+                    if channels == 3 {
+                        nr = map(0, r); ng = map(1, g); nb = map(2, b)
+                    } else {
+                        let luma = w.x * r + w.y * g + w.z * b
+                        let mapped: Float
+                        if tiles == 1 {
+                            mapped = map(0, luma)
+                        } else {
+                            let (tx0, tx1, wx) = axis(Float(context.rect.x + i - region.x) + 0.5, tileWidth)
+                            let bottom = map(ty0 * tiles + tx0, luma) * (1 - wx) + map(ty0 * tiles + tx1, luma) * wx
+                            let top = map(ty1 * tiles + tx0, luma) * (1 - wx) + map(ty1 * tiles + tx1, luma) * wx
+                            mapped = bottom * (1 - wy) + top * wy
+                        }
+                        let d = mapped - luma
+                        nr = r + d; ng = g + d; nb = b + d
+                    }
+                    nr = r + (nr - r) * amount; ng = g + (ng - g) * amount; nb = b + (nb - b) * amount
+                    let lr = EncodedCurves.lookup(decode, EncodedCurves.clamp01(nr))
+                    let lg = EncodedCurves.lookup(decode, EncodedCurves.clamp01(ng))
+                    let lb = EncodedCurves.lookup(decode, EncodedCurves.clamp01(nb))
+                    output[i] = Pixel(lr * p.w, lg * p.w, lb * p.w, p.w)
+                }
+            }
+        }.apply(extent: image.extent, inputs: [image, maps])
+    }
+
+    /// Equalisation maps, `bins` values in [0, 1] for each tile (row-major from the bottom-left) and channel:
+    /// histograms of the encoded 8-bit levels weighted by alpha, clipped and redistributed when `clipLimit`
+    /// is given, then (cdf − cdf_min) / (N − cdf_min). A tile with a single occupied level keeps the identity.
+    static func equalizationMaps(_ buffer: PixelBuffer, region: PixelRect, tiles: Int, channels: Int, clipLimit: Float?) -> [Float] {
+        var histograms = [Float](repeating: 0, count: tiles * tiles * channels * bins)
+        let w = ColorMath.lumaWeights
+        ColorMath.encodeTable.withUnsafeBufferPointer { lut in
+            let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
+            let shift = Int32(ColorMath.encodeTableShift)
+            @inline(__always) func level(_ v: Float) -> Int {
+                Int(lut[Int(min(max((Int32(bitPattern: v.bitPattern) &>> shift) &- base, 0), top))])
+            }
+            histograms.withUnsafeMutableBufferPointer { h in
+                for y in region.y..<region.maxY {
+                    let row = buffer.row(y) + (region.x - buffer.rect.x)
+                    let tileY = min(tiles - 1, (y - region.y) * tiles / region.height)
+                    for i in 0..<region.width {
+                        let p = row[i]
+                        guard p.w > 0 else { continue }
+                        let inv = 1 / p.w
+                        let tile = tileY * tiles + min(tiles - 1, i * tiles / region.width)
+                        let r = level(p.x * inv), g = level(p.y * inv), b = level(p.z * inv)
+                        let weight = min(p.w, 1)
+                        if channels == 3 {
+                            h[(tile * 3) * bins + r] += weight
+                            h[(tile * 3 + 1) * bins + g] += weight
+                            h[(tile * 3 + 2) * bins + b] += weight
+                        } else {
+                            let luma = Int(w.x * Float(r) + w.y * Float(g) + w.z * Float(b) + 0.5)
+                            h[tile * bins + min(luma, bins - 1)] += weight
+                        }
+                    }
+                }
+            }
+        }
+        var maps = [Float](repeating: 0, count: histograms.count)
+        for start in stride(from: 0, to: histograms.count, by: bins) {
+            var h = Array(histograms[start..<start + bins])
+            let total = h.reduce(0, +)
+            if let clipLimit, total > 0 {
+                // Zuiderveld's redistribution: the excess goes to the bins below the limit, never above it, so
+                // at a limit of 1 (or less) every bin ends at the mean and the map is the identity.
+                let limit = clipLimit * total / Float(bins)
+                var excess: Float = 0
+                for k in 0..<bins where h[k] > limit { excess += h[k] - limit; h[k] = limit }
+                while excess > total * 1e-6 {
+                    let open = (0..<bins).filter { h[$0] < limit }
+                    guard !open.isEmpty else { break }
+                    let share = excess / Float(open.count)
+                    var given: Float = 0
+                    for k in open {
+                        // A bin given its whole gap is set to the limit exactly, so it leaves the open set.
+                        if share >= limit - h[k] {
+                            given += limit - h[k]
+                            h[k] = limit
+                        } else {
+                            h[k] += share
+                            given += share
+                        }
+                    }
+                    excess -= given
+                }
+            }
+            var cdf: Float = 0, cdfMin: Float = -1
+            var cumulative = [Float](repeating: 0, count: bins)
+            for k in 0..<bins {
+                cdf += h[k]
+                cumulative[k] = cdf
+                if cdfMin < 0, h[k] > 0 { cdfMin = cdf }
+            }
+            let span = cdf - max(cdfMin, 0)
+            for k in 0..<bins {
+                maps[start + k] = span > cdf * 1e-6 && cdfMin >= 0
+                    ? max(0, cumulative[k] - cdfMin) / span : Float(k) / Float(bins - 1)
+            }
+        }
+        return maps
+    }
+}

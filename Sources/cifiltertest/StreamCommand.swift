@@ -1,0 +1,483 @@
+import ArgumentParser
+import FilterEngine
+import Foundation
+#if canImport(Glibc)
+import Glibc
+#endif
+
+struct StreamCommand: ParsableCommand {
+    static let configuration = CommandConfiguration(
+        commandName: "stream",
+        abstract: "Filter a YUV4MPEG2 (Y4M) video stream through a chain or recipe: Y4M in, Y4M out.",
+        discussion: """
+        Reads 8-bit Y4M (C420jpeg, C420, C420mpeg2, C420paldv, C422, C444, Cmono) from standard input or -i FILE,
+        converts each frame from Y'CbCr to the engine's linear working space (chroma upsampled bilinearly at its
+        siting), renders the chain (given as for `render`) over the frame and writes Y4M in the same layout,
+        matrix and range to standard output or -o FILE. Rate, interlacing and pixel aspect are carried through.
+
+        Colour: Y4M has no matrix tag; BT.709 is used for HD frames (1280 wide or 720 high and up), BT.601
+        otherwise. XCOLORRANGE=FULL|LIMITED gives the range (video range when absent). --matrix and --range
+        override what the input is read as; --output-matrix, --output-range and --output-chroma change the output.
+
+        Frames pass through bounded queues (--queue, 4 frames) between a reader, the renderer and a writer
+        thread, so memory stays flat however long the stream. When the renderer falls behind, the reader waits
+        (no frame lost: right for files) or with --drop drops the newest input frames (right for live sources).
+        A summary goes to standard error: frames in, out and dropped, and frames per second.
+
+          ffmpeg -i in.mp4 -f yuv4mpegpipe - | cifiltertest stream --recipe Looks/vintage-film.json | ffplay -
+          cifiltertest stream HistogramEqualization < in.y4m > out.y4m
+          cifiltertest stream --bench --recipe Looks/vintage-film.json       # fps on a synthetic 1080p stream
+        """
+    )
+
+    @Argument(help: "Filter names, each followed by its KEY=VALUE inputs.")
+    var steps: [String] = []
+
+    @Option(help: "A JSON recipe file with the steps of a chain.")
+    var recipe: String?
+
+    @Option(name: .shortAndLong, help: "The Y4M input file, or - for standard input.")
+    var input = "-"
+
+    @Option(name: .shortAndLong, help: "The Y4M output file, or - for standard output.")
+    var output = "-"
+
+    @Option(help: "Read the input as BT.601 or BT.709 Y'CbCr (601 or 709; default: 709 for HD, 601 below).")
+    var matrix: String?
+
+    @Option(help: "Read the input as video (16–235) or full (0–255) range (default: its XCOLORRANGE tag, else video).")
+    var range: String?
+
+    @Option(help: "Write the output in this matrix (601 or 709; default: the input's).")
+    var outputMatrix: String?
+
+    @Option(help: "Write the output in this range (video or full; default: the input's).")
+    var outputRange: String?
+
+    @Option(help: "Write the output with this chroma layout (420jpeg, 420mpeg2, 420paldv, 420, 422, 444, mono; default: the input's).")
+    var outputChroma: String?
+
+    @Flag(help: "Drop input frames while the render queue is full (live sources); default: wait, losing none.")
+    var drop = false
+
+    @Option(help: "Frames each queue holds (reader → renderer → writer).")
+    var queue = 4
+
+    @Option(help: "The rectangle of each frame to write, x,y,width,height (bottom-left origin); default: the input frame.")
+    var crop: String?
+
+    @Option(name: .customLong("core-image-version"), help: ArgumentHelp("Reproduce an older Core Image (12, 8.1).", valueName: "N"))
+    var coreImageVersion: String?
+
+    @Option(help: ArgumentHelp("The most pixels a frame, the output or any intermediate image may cover.", valueName: "n"))
+    var maxPixels: Double?
+
+    @Option(help: ArgumentHelp("Render threads (default: every core).", valueName: "n"))
+    var threads: Int?
+
+    @Flag(help: "Measure frames per second on a synthetic stream held in memory (no input or output).")
+    var bench = false
+
+    @Option(help: "With --bench: the number of frames.")
+    var frames = 300
+
+    @Option(help: "With --bench: the frame size, 1080p, 720p or 4k.")
+    var size = "1080p"
+
+    func run() throws {
+        do {
+            guard (1...64).contains(queue) else { throw ValidationError("--queue must be in 1…64") }
+            if let maxPixels, !(maxPixels >= 1 && maxPixels < 1e18) { throw ValidationError("--max-pixels needs a positive number") }
+            if let threads, threads < 1 { throw ValidationError("--threads must be positive") }
+            let chain = try makeChain()
+            let readMatrix = try Self.matrix(matrix, "--matrix"), readRange = try Self.range(range, "--range")
+            let source: any Y4MFrameSource
+            if bench {
+                guard (1...100_000).contains(frames) else { throw ValidationError("--frames must be in 1…100000") }
+                let (w, h) = switch size.lowercased() {
+                case "1080p": (1920, 1080)
+                case "720p": (1280, 720)
+                case "4k": (3840, 2160)
+                default: throw ValidationError("--size is 1080p, 720p or 4k")
+                }
+                source = SyntheticY4MFrames(format: Y4MFormat(width: w, height: h, matrix: readMatrix, fullRange: readRange ?? false), count: frames)
+            } else {
+                source = try Y4MReader(path: input, matrix: readMatrix, fullRange: readRange, maximumPixels: maximumPixels)
+            }
+            let inFormat = source.format
+            let frameRect = Rect(x: 0, y: 0, width: Double(inFormat.width), height: Double(inFormat.height))
+            let rect = crop == nil ? frameRect : try RenderCommand.outputRect(crop: crop, image: Image.empty, input: nil)
+            let area = PixelRect(covering: rect)
+            guard area.area <= maximumPixels else {
+                throw CommandError(message: "the output frames (\(area.width)×\(area.height)) exceed the limit of \(maximumPixels) pixels (--max-pixels)")
+            }
+            var outFormat = inFormat
+            (outFormat.width, outFormat.height) = (area.width, area.height)
+            if let m = try Self.matrix(outputMatrix, "--output-matrix") { outFormat.matrix = m }
+            if let r = try Self.range(outputRange, "--output-range") { outFormat.fullRange = r }
+            if let outputChroma {
+                guard let chroma = Y4MFormat.Chroma(rawValue: outputChroma.lowercased().replacingOccurrences(of: "c", with: "", options: .anchored)) else {
+                    throw ValidationError("--output-chroma is one of \(Y4MFormat.Chroma.allCases.map(\.rawValue).joined(separator: ", "))")
+                }
+                outFormat.chroma = chroma
+            }
+            let writer = try Y4MWriter(path: bench ? nil : output, format: outFormat)
+            let context = RenderContext(options: .init(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
+                                                       maxPixels: maxPixels.map { Int($0) }))
+            let pipeline = StreamPipeline(source: source, writer: writer, capacity: queue, dropWhenFull: drop)
+            let decoder = Y4MDecoder(format: inFormat)
+            let summary = pipeline.run { frame, bytes in
+                let image = try chain.makeImage(input: decoder.image(frame))
+                try context.renderRGBA8(image, rect: rect, into: bytes)
+            }
+            var line = "stream: \(summary.framesIn) frames in, \(summary.framesOut) out, \(summary.dropped) dropped, "
+                + String(format: "%.1f fps (%.2f s)", summary.seconds > 0 ? Double(summary.framesOut) / summary.seconds : 0, summary.seconds)
+                + "; \(inFormat.summary)"
+            if outFormat != inFormat { line += " → \(outFormat.summary)" }
+            if bench { line += "; \(context.options.threads) render threads" }
+            Diagnostics.printError(line)
+            if let error = summary.error { throw error }
+            try writer.finish()
+        } catch let error as ValidationError {
+            throw error
+        } catch {
+            throw CommandError(message: "\(error)")
+        }
+    }
+
+    var maximumPixels: Int {
+        maxPixels.map { Int($0) } ?? ImageFile.DecodeOptions().maximumPixels
+    }
+
+    func makeChain() throws -> RenderChain {
+        var chainSteps = try RenderStep.parse(steps)
+        if let recipe { chainSteps = try RenderStep.load(recipe: recipe) + chainSteps }
+        // No filter: the frames pass through unchanged (a format conversion with --output-…).
+        return try RenderChain(steps: chainSteps, version: try RenderCommand.version(coreImageVersion))
+    }
+
+    static func matrix(_ text: String?, _ flag: String) throws -> Y4MFormat.Matrix? {
+        guard let text else { return nil }
+        guard let matrix = Y4MFormat.Matrix(rawValue: text.lowercased().replacingOccurrences(of: "bt.", with: "").replacingOccurrences(of: "bt", with: "")) else {
+            throw ValidationError("\(flag) is 601 or 709, not \(text)")
+        }
+        return matrix
+    }
+
+    static func range(_ text: String?, _ flag: String) throws -> Bool? {
+        switch text?.lowercased() {
+        case nil: return nil
+        case "video", "limited", "tv": return false
+        case "full", "pc", "jpeg": return true
+        default: throw ValidationError("\(flag) is video or full, not \(text!)")
+        }
+    }
+}
+
+// MARK: The pipeline
+
+/// Where frames come from: a Y4M stream, or synthetic frames for the benchmark.
+protocol Y4MFrameSource: AnyObject, Sendable {
+    var format: Y4MFormat { get }
+    /// The next frame, or nil at the end of the stream.
+    func next() throws -> Y4MFrame?
+}
+
+/// Three threads joined by two bounded queues: the reader fills frames, the caller's thread renders each into
+/// an RGBA buffer, the writer encodes and writes them. At most `capacity` frames wait in each queue, so memory
+/// does not grow with the stream. With `dropWhenFull` the reader drops a frame the render queue has no room for.
+final class StreamPipeline: @unchecked Sendable {
+    struct Summary {
+        var framesIn = 0, framesOut = 0, dropped = 0
+        var seconds = 0.0
+        var error: Error?
+    }
+
+    let source: any Y4MFrameSource
+    let writer: Y4MWriter
+    let capacity: Int
+    let dropWhenFull: Bool
+
+    init(source: any Y4MFrameSource, writer: Y4MWriter, capacity: Int, dropWhenFull: Bool) {
+        self.source = source
+        self.writer = writer
+        self.capacity = capacity
+        self.dropWhenFull = dropWhenFull
+    }
+
+    /// Runs the stream to its end (or its first error); `render` fills a width × height × 4 byte buffer.
+    func run(render: (Y4MFrame, UnsafeMutablePointer<UInt8>) throws -> Void) -> Summary {
+        let frames = BoundedQueue<Y4MFrame>(capacity: capacity)
+        let rendered = BoundedQueue<RenderedFrame>(capacity: capacity)
+        let state = PipelineState()
+        let start = DispatchTime.now().uptimeNanoseconds
+        let outBytes = writer.format.width * writer.format.height * 4
+        let reader = Thread { [source, dropWhenFull] in
+            do {
+                while let frame = try source.next() {
+                    state.update { $0.framesIn += 1 }
+                    if dropWhenFull {
+                        if !frames.offer(frame) {
+                            if frames.isClosed { break }
+                            state.update { $0.dropped += 1 }
+                        }
+                    } else if !frames.push(frame) {
+                        break
+                    }
+                }
+            } catch {
+                state.fail(error)
+            }
+            frames.close()
+        }
+        let finished = DispatchSemaphore(value: 0)
+        let writerThread = Thread { [writer] in
+            while let frame = rendered.pop() {
+                do {
+                    try writer.write(frame: frame.bytes)
+                    state.update { $0.framesOut += 1 }
+                } catch {
+                    state.fail(error)
+                    rendered.close()
+                    frames.close()
+                }
+            }
+            finished.signal()
+        }
+        reader.start()
+        writerThread.start()
+        while let frame = frames.pop() {
+            let output = RenderedFrame(count: outBytes)
+            do {
+                try render(frame, output.bytes)
+            } catch {
+                state.fail(error)
+                frames.close()
+                break
+            }
+            if !rendered.push(output) { break }
+        }
+        rendered.close()
+        finished.wait()
+        // The reader may be blocked on a full queue after an error: closing the queue released it.
+        frames.close()
+        var summary = state.snapshot
+        summary.seconds = Double(DispatchTime.now().uptimeNanoseconds - start) / 1e9
+        return summary
+    }
+}
+
+/// One rendered frame's RGBA bytes.
+final class RenderedFrame: @unchecked Sendable {
+    let bytes: UnsafeMutablePointer<UInt8>
+    init(count: Int) { bytes = .allocate(capacity: max(1, count)) }
+    deinit { bytes.deallocate() }
+}
+
+/// The counts and the first error, shared by the pipeline's threads.
+final class PipelineState: @unchecked Sendable {
+    private var summary = StreamPipeline.Summary()
+    private let lock = NSLock()
+
+    func update(_ change: (inout StreamPipeline.Summary) -> Void) {
+        lock.lock(); defer { lock.unlock() }
+        change(&summary)
+    }
+
+    func fail(_ error: Error) { update { if $0.error == nil { $0.error = error } } }
+
+    var snapshot: StreamPipeline.Summary {
+        lock.lock(); defer { lock.unlock() }
+        return summary
+    }
+}
+
+/// A first-in first-out queue of at most `capacity` items between threads. `push` waits for room, `offer`
+/// does not; `pop` waits for an item and returns nil once the queue is closed and empty. Closing wakes everyone.
+final class BoundedQueue<Element>: @unchecked Sendable {
+    private var items: [Element] = []
+    private var head = 0
+    private let capacity: Int
+    private var closed = false
+    private let condition = NSCondition()
+
+    init(capacity: Int) { self.capacity = capacity }
+
+    private var count: Int { items.count - head }
+
+    /// Waits for room; false if the queue was closed (the item is not added).
+    func push(_ item: Element) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        while count >= capacity && !closed { condition.wait() }
+        guard !closed else { return false }
+        append(item)
+        return true
+    }
+
+    /// Adds the item only if there is room now.
+    func offer(_ item: Element) -> Bool {
+        condition.lock(); defer { condition.unlock() }
+        guard !closed, count < capacity else { return false }
+        append(item)
+        return true
+    }
+
+    private func append(_ item: Element) {
+        items.append(item)
+        condition.broadcast()
+    }
+
+    func pop() -> Element? {
+        condition.lock(); defer { condition.unlock() }
+        while count == 0 && !closed { condition.wait() }
+        guard count > 0 else { return nil }
+        let item = items[head]
+        head += 1
+        if head > 64 { items.removeFirst(head); head = 0 }
+        condition.broadcast()
+        return item
+    }
+
+    func close() {
+        condition.lock(); defer { condition.unlock() }
+        closed = true
+        condition.broadcast()
+    }
+
+    var isClosed: Bool {
+        condition.lock(); defer { condition.unlock() }
+        return closed
+    }
+}
+
+// MARK: Sources
+
+/// Frames from a Y4M stream on a file descriptor, through a 1 MiB buffer.
+final class Y4MReader: Y4MFrameSource, @unchecked Sendable {
+    private(set) var format: Y4MFormat
+    private let descriptor: Int32
+    private let name: String
+    private var buffer = [UInt8](repeating: 0, count: 1 << 20)
+    private var start = 0, end = 0
+    private var index = 0
+
+    init(path: String, matrix: Y4MFormat.Matrix?, fullRange: Bool?, maximumPixels: Int) throws {
+        if path == "-" {
+            descriptor = STDIN_FILENO
+            name = "standard input"
+        } else {
+            let fd = open(path, O_RDONLY | O_NONBLOCK | O_CLOEXEC | O_NOCTTY)
+            guard fd >= 0 else { throw CommandError(message: "\(path): cannot be opened (\(String(cString: strerror(errno))))") }
+            var info = stat()
+            guard fstat(fd, &info) == 0, info.st_mode & S_IFMT == S_IFREG else {
+                close(fd)
+                throw CommandError(message: "\(path): not a regular file (give a pipe on standard input instead)")
+            }
+            _ = fcntl(fd, F_SETFL, 0)
+            descriptor = fd
+            name = path
+        }
+        format = Y4MFormat(width: 1, height: 1)
+        guard let header = try readLine(limit: 4096) else { throw CommandError(message: "\(name): empty input: no Y4M header") }
+        do {
+            format = try Y4MFormat(header: header, matrix: matrix, fullRange: fullRange, maximumPixels: maximumPixels)
+        } catch let error as CommandError {
+            throw CommandError(message: "\(name): \(error.message)")
+        }
+    }
+
+    deinit { if descriptor != STDIN_FILENO { close(descriptor) } }
+
+    /// Refills the buffer; false at the end of the input.
+    private func fill() throws -> Bool {
+        if start > 0 {
+            buffer.withUnsafeMutableBufferPointer { b in
+                _ = memmove(b.baseAddress!, b.baseAddress! + start, end - start)
+            }
+            end -= start
+            start = 0
+        }
+        let count = buffer.count
+        while true {
+            let n = buffer.withUnsafeMutableBufferPointer { Glibc.read(descriptor, $0.baseAddress! + end, count - end) }
+            if n < 0 && errno == EINTR { continue }
+            if n < 0 { throw CommandError(message: "\(name): cannot be read (\(String(cString: strerror(errno))))") }
+            end += n
+            return n > 0
+        }
+    }
+
+    /// A line without its newline; nil at the end of the input before any byte. Lines longer than `limit` are
+    /// an error (a file that is not Y4M).
+    private func readLine(limit: Int) throws -> String? {
+        var scanned = 0
+        while true {
+            if let newline = buffer[(start + scanned)..<end].firstIndex(of: 10) {
+                let line = String(decoding: buffer[start..<newline], as: UTF8.self)
+                start = newline + 1
+                return line
+            }
+            scanned = end - start
+            guard scanned <= limit else {
+                throw CommandError(message: "\(name): not a usable Y4M stream: no end of line in the first \(limit) bytes of \(index == 0 ? "the header" : "frame \(index + 1)")")
+            }
+            if try !fill() {
+                guard end == start else {
+                    throw CommandError(message: "\(name): frame \(index + 1) is truncated (its FRAME line has no end)")
+                }
+                return nil
+            }
+        }
+    }
+
+    func next() throws -> Y4MFrame? {
+        guard let line = try readLine(limit: 1024) else { return nil }
+        guard line == "FRAME" || line.hasPrefix("FRAME ") else {
+            throw CommandError(message: "\(name): frame \(index + 1) does not start with FRAME (found \"\(line.prefix(20))\")")
+        }
+        let frame = Y4MFrame(format: format, index: index)
+        let total = format.frameBytes
+        var done = 0
+        while done < total {
+            if start == end, try !fill() {
+                throw CommandError(message: "\(name): frame \(index + 1) is truncated: \(done) of its \(total) bytes")
+            }
+            let n = min(total - done, end - start)
+            buffer.withUnsafeBufferPointer { b in (frame.bytes + done).update(from: b.baseAddress! + start, count: n) }
+            start += n
+            done += n
+        }
+        index += 1
+        return frame
+    }
+}
+
+/// The benchmark's stream: a photo-like frame (`BenchCases.testImage`) encoded once, copied into each frame as a
+/// reader would fill it.
+final class SyntheticY4MFrames: Y4MFrameSource, @unchecked Sendable {
+    let format: Y4MFormat
+    private let count: Int
+    private var index = 0
+    private let planes: [UInt8]
+
+    init(format: Y4MFormat, count: Int) {
+        self.format = format
+        self.count = count
+        let image = BenchCases.testImage(width: format.width, height: format.height)
+        let rgba = (try? RenderContext().renderRGBA8(image, rect: image.extent).bytes) ?? []
+        var encoder = Y4MEncoder(format: format)
+        var planes = [UInt8](repeating: 0, count: format.frameBytes)
+        rgba.withUnsafeBufferPointer { source in
+            planes.withUnsafeMutableBufferPointer { encoder.encode(source.baseAddress!, into: $0.baseAddress!) }
+        }
+        self.planes = planes
+    }
+
+    func next() throws -> Y4MFrame? {
+        guard index < count else { return nil }
+        let frame = Y4MFrame(format: format, index: index)
+        planes.withUnsafeBufferPointer { frame.bytes.update(from: $0.baseAddress!, count: $0.count) }
+        index += 1
+        return frame
+    }
+}
