@@ -117,4 +117,113 @@ import Testing
                             scale: 0.5, vertical: false, filter: .lanczos3))
         #expect(TestImages.maxDifference(shrunk, verticalFirst) < 1e-5)
     }
+
+    /// The gathered 8-bit decode gives the table's floats (and the premultiply's) for every byte value of every
+    /// channel, opaque and not, over spans whose length is no multiple of 8 (the scalar tail too).
+    @Test func gatheredDecodeMatchesTheTable() throws {
+        let table = ColorMath.decodeTable
+        for opaque in [true, false] {
+            // Row y holds every byte in each colour channel (shifted per channel) and, unless opaque, every alpha.
+            let (width, height) = (256, 3)
+            var bytes = [UInt8](repeating: 255, count: width * height * 4)
+            for y in 0..<height {
+                for x in 0..<width {
+                    let o = (y * width + x) * 4
+                    bytes[o] = UInt8(x); bytes[o + 1] = UInt8((x + 85 * y + 1) % 256)
+                    bytes[o + 2] = UInt8((255 - x + y) % 256); bytes[o + 3] = opaque ? 255 : UInt8((x * 7 + y) % 256)
+                }
+            }
+            let pixels = SourcePixels(rgba8TopDown: bytes, width: width, height: height)
+            #expect(pixels.isOpaque == opaque)
+            let memory = UnsafeMutablePointer<Float>.allocate(capacity: 4 * width)
+            let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: width)
+            defer { memory.deallocate(); scratch.deallocate() }
+            let row = PlanarRow(base: memory, stride: width)
+            for y in 0..<height {
+                for (x0, count) in [(0, 256), (3, 253), (1, 13), (250, 6)] {
+                    pixels.read(x0: x0, y: y, count: count, into: row, scratch: scratch)
+                    for i in 0..<count {
+                        // Rows are stored bottom to top.
+                        let o = ((height - 1 - y) * width + x0 + i) * 4
+                        let alpha = Float(bytes[o + 3]) * (1 / 255)
+                        let expected = opaque
+                            ? Pixel(table[Int(bytes[o])], table[Int(bytes[o + 1])], table[Int(bytes[o + 2])], 1)
+                            : Pixel(table[Int(bytes[o])] * alpha, table[Int(bytes[o + 1])] * alpha,
+                                    table[Int(bytes[o + 2])] * alpha, alpha)
+                        #expect(row[i] == expected, "pixel \(x0 + i), row \(y), opaque \(opaque)")
+                    }
+                }
+            }
+        }
+    }
+
+    /// The gathered 8-bit encode gives the scalar table look-up for the first, middle and last float of every
+    /// slice of the table, below and above its range, negative, zero, infinite and NaN; opaque spans and spans
+    /// with alpha, of lengths that are no multiple of 8.
+    @Test func gatheredEncodeMatchesTheTableEverywhere() {
+        let shift = ColorMath.encodeTableShift, base = ColorMath.encodeTableBase
+        var values: [Float] = [0, -0, -1, -0.5, .leastNonzeroMagnitude, 1e-30, 1, 1.5, 2, 1e30, .infinity,
+                               -.infinity, .nan]
+        for i in 0..<UInt32(ColorMath.encodeTableCount) {
+            let first = (i + base) << shift
+            values += [first, first | 1 << (shift - 1), first | (1 << shift - 1)].map { Float(bitPattern: $0) }
+        }
+        func reference(_ v: Float) -> UInt8 {
+            let index = min(max((Int32(bitPattern: v.bitPattern) >> Int32(shift)) - Int32(base), 0),
+                            Int32(ColorMath.encodeTableCount - 1))
+            return ColorMath.encodeTable[Int(index)]
+        }
+        let span = RowEvaluator.spanWidth - 3
+        let (row, memory) = RowEvaluator.makeRow()
+        let indices = PixelEncoding.makeIndexScratch()
+        let out = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * span)
+        defer { memory.deallocate(); indices.deallocate(); out.deallocate() }
+        var mismatches = 0
+        for opaque in [true, false] {
+            for start in stride(from: 0, to: values.count, by: span) {
+                let count = min(span, values.count - start)
+                for i in 0..<count {
+                    // Colour channels take the values in different orders, so each meets every tail position.
+                    row.r[i] = values[start + i]
+                    row.g[i] = values[start + (i + 5) % count]
+                    row.b[i] = values[start + count - 1 - i]
+                    row.a[i] = 1
+                }
+                // Alpha 1 keeps the colour unchanged; one pixel of alpha 0.5 makes the span take the general path.
+                if !opaque { row.a[count - 1] = 0.5 }
+                PixelEncoding.encodeSRGB8(row, count: count, into: out, scratch: indices)
+                for i in 0..<count {
+                    let inv: Float = row.a[i] == 1 ? 1 : 2
+                    let expected = [reference(row.r[i] * inv), reference(row.g[i] * inv), reference(row.b[i] * inv),
+                                    row.a[i] == 1 ? 255 : 128]
+                    if Array(UnsafeBufferPointer(start: out + 4 * i, count: 4)) != expected { mismatches += 1 }
+                }
+            }
+        }
+        #expect(values.count > 45_000)
+        #expect(mismatches == 0)
+    }
+
+    /// CIColorControls' opaque spans (no division by alpha) give the general formula's floats exactly.
+    @Test func colorControlsOpaqueSpansMatchTheGeneralFormula() throws {
+        let image = TestImages.make(width: 70, height: 9) { x, y in
+            Pixel(Float(x) / 50, Float((x * 7 + y) % 13) / 12, Float(y) / 8, 1)
+        }
+        let source = try TestImages.render(image)
+        let (saturation, brightness, contrast): (Float, Float, Float) = (1.2, 0.05, 1.1)
+        let out = try TestImages.render(try TestImages.filter("CIColorControls", [
+            "inputImage": .image(image), "inputSaturation": .number(1.2), "inputBrightness": .number(0.05),
+            "inputContrast": .number(1.1)]))
+        let w = ColorMath.lumaWeights
+        for y in 0..<9 {
+            for x in 0..<70 {
+                let p = source.pixel(x: x, y: y)
+                let alpha = p.w, inv = 1 / alpha
+                let s = SIMD3(p.x * inv, p.y * inv, p.z * inv)
+                let luma = s.x * w.x + s.y * w.y + s.z * w.z
+                let c = s.indices.map { ((luma + (s[$0] - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha }
+                #expect(out.pixel(x: x, y: y) == Pixel(c[0], c[1], c[2], alpha), "pixel \(x), \(y)")
+            }
+        }
+    }
 }

@@ -1,5 +1,6 @@
 // Image decoding and encoding in memory through libpng and libjpeg-turbo, with errors returned as messages
-// (both libraries report errors by longjmp, which Swift cannot catch, so that part lives in C).
+// (both libraries report errors by longjmp, which Swift cannot catch, so that part lives in C); and the table
+// look-ups of the engine's 8-bit sRGB conversions, which need AVX2 gathers that Swift cannot express.
 #ifndef CIMAGEIO_H
 #define CIMAGEIO_H
 #include <stddef.h>
@@ -48,4 +49,17 @@ int cimageio_encode_png(const void *rgba, int width, int height, int is16bit, ci
 /// rgba: 8-bit sRGB RGBA rows top to bottom (alpha is dropped).
 int cimageio_encode_jpeg(const uint8_t *rgba, int width, int height, int quality, cimageio_buffer *out, char error[256]);
 void cimageio_buffer_free(cimageio_buffer *buffer);
+
+// The engine's 8-bit sRGB conversions (srgb8.c): table look-ups only, eight at a time with AVX2 gathers.
+/// `count` RGBA8 pixels to planar floats: r, g, b = table[byte]; a = the alpha byte as a float (NULL: skipped).
+void cimageio_decode_srgb8(const uint8_t *rgba, int count, const float *table,
+                           float *r, float *g, float *b, float *a);
+/// Planar 16-bit table indices to RGBA8 pixels: table[index] per colour; alpha the `ia` values (NULL: 255).
+/// The table must have 3 readable bytes after its last entry.
+void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
+                           int count, const uint8_t *table, uint8_t *rgba);
+/// Opaque planar floats to RGBA8 (alpha 255), the index computed here: clamp((bits >> shift) - base, 0, top),
+/// as ColorMath.encodeTable defines it. Same table padding.
+void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
+                                  int shift, int base, int top, uint8_t *rgba);
 #endif

@@ -55,10 +55,11 @@ public enum ColorMath {
     /// and the 15 KiB table stays in L1. Values below 2⁻¹⁴ (under half a level) encode to 0.
     /// Measured on the 2-core dev machine: a 64 KiB table indexed by the value was twice as slow, and a 4 KiB
     /// table indexed by its square root was no faster.
+    /// Three zero bytes follow the last entry: the gathers of `PixelEncoding.encodeSRGB8` read 32 bits at an entry.
     public static let encodeTable: [UInt8] = (0..<encodeTableCount).map { i in
         let bits = (UInt32(i) + encodeTableBase) << encodeTableShift | (1 << (encodeTableShift - 1))
         return UInt8((sRGB(fromLinear: min(Float(bitPattern: bits), 1)) * 255).rounded())
-    }
+    } + [0, 0, 0]
     public static let encodeTableShift: UInt32 = 13
     /// The index of 2⁻¹⁴: its exponent field (127 - 14) followed by 10 zero mantissa bits.
     public static let encodeTableBase: UInt32 = (127 - 14) << 10

@@ -1,3 +1,4 @@
+import CImageIO
 import Foundation
 
 /// Pixels in the working space (linear, premultiplied, float RGBA) covering a rectangle, rows bottom to top.
@@ -165,33 +166,22 @@ public final class SourcePixels: @unchecked Sendable {
         case .working(let buffer):
             out.load(buffer.pixels + y * width + x0, count: count)
         case .rgba8(let memory):
+            // The look-ups by AVX2 gathers (C: Swift has no gather). Measured on the 2-core dev machine (Intel Xeon,
+            // one thread, 1080p opaque, a C model of both loops): 2.9 ms a frame for the scalar look-ups (one
+            // 32-bit load a pixel, the channels taken apart with shifts), 2.0 ms gathered.
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
                 let src = memory + (y * width + x0) * 4
-                // One 32-bit load a pixel, the channels taken apart with shifts: fewer loads than four bytes.
-                let words = UnsafeRawPointer(src)
-                if isOpaque {
-                    for i in 0..<count {
-                        let word = UInt32(littleEndian: words.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                        out.r[i] = table[Int(word & 0xFF)]
-                        out.g[i] = table[Int(word >> 8 & 0xFF)]
-                        out.b[i] = table[Int(word >> 16 & 0xFF)]
-                    }
-                    out.a.update(repeating: 1, count: count)
-                    return
-                }
-                // Table look-ups first (not vectorisable), then the premultiply as a plain vectorised loop.
-                for i in 0..<count {
-                    let word = UInt32(littleEndian: words.loadUnaligned(fromByteOffset: i * 4, as: UInt32.self))
-                    out.r[i] = table[Int(word & 0xFF)]
-                    out.g[i] = table[Int(word >> 8 & 0xFF)]
-                    out.b[i] = table[Int(word >> 16 & 0xFF)]
-                    out.a[i] = Float(word >> 24)
-                }
-                let (r, g, b, a) = (out.r, out.g, out.b, out.a)
-                for i in 0..<count {
-                    let alpha = a[i] * (1 / 255)
-                    r[i] *= alpha; g[i] *= alpha; b[i] *= alpha; a[i] = alpha
-                }
+                cimageio_decode_srgb8(src, Int32(count), table.baseAddress!, out.r, out.g, out.b, isOpaque ? nil : out.a)
+            }
+            if isOpaque {
+                out.a.update(repeating: 1, count: count)
+                return
+            }
+            // The alpha bytes came as floats; the premultiply is a plain vectorised loop.
+            let (r, g, b, a) = (out.r, out.g, out.b, out.a)
+            for i in 0..<count {
+                let alpha = a[i] * (1 / 255)
+                r[i] *= alpha; g[i] *= alpha; b[i] *= alpha; a[i] = alpha
             }
         }
     }

@@ -46,6 +46,19 @@ enum ColorAdjustmentFilters {
         let w = ColorMath.lumaWeights
         return ColorKernel(name: "colorControls") { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            // An opaque span (most of a photo's) skips the division and the multiply by alpha, which change
+            // nothing when alpha is 1, so the bytes are the same. Measured on the 2-core dev VM (one thread,
+            // 1080p, this loop alone): 1.6 → 1.0 ms a frame.
+            if PixelEncoding.isOpaque(a, count: span.count) {
+                for i in 0..<span.count {
+                    let sr = r[i], sg = g[i], sb = b[i]
+                    let luma = sr * w.x + sg * w.y + sb * w.z
+                    r[i] = (luma + (sr - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                    g[i] = (luma + (sg - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                    b[i] = (luma + (sb - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                }
+                return
+            }
             for i in 0..<span.count {
                 let alpha = a[i]
                 let inv: Float = alpha > 0 ? 1 / alpha : 0
