@@ -163,16 +163,16 @@ struct ChromaTaps {
     }
 }
 
-/// One frame's planes (Y, then Cb and Cr) as read from the stream, in file order (top row first).
+/// One frame's planes (Y, then Cb and Cr) as read from the stream, in file order (top row first). The
+/// pipeline reuses a frame's memory once it is rendered.
 final class Y4MFrame: @unchecked Sendable {
     let format: Y4MFormat
     let bytes: UnsafeMutablePointer<UInt8>
     /// The frame's number in the input, from 0.
-    let index: Int
+    var index = 0
 
-    init(format: Y4MFormat, index: Int) {
+    init(format: Y4MFormat) {
         self.format = format
-        self.index = index
         bytes = .allocate(capacity: max(1, format.frameBytes))
     }
 
@@ -213,49 +213,59 @@ struct Y4MDecoder: Sendable {
         }.apply(extent: Rect(x: 0, y: 0, width: Double(format.width), height: Double(format.height)), inputs: [])
     }
 
+    /// In passes, so that the arithmetic vectorises and the table look-ups run as tight loops of their own:
+    /// the chroma terms of the samples the span needs (rows blended), then R'G'B' × 255 per pixel into the
+    /// output planes, then each plane through the 8-bit decoding table.
     private func decode(_ frame: Y4MFrame, span: ColorSpan) {
         let f = format
         let fileRow = f.height - 1 - span.y
         let lumaRow = frame.bytes + fileRow * f.width + span.x0
         let out = span.out, count = span.count
         let (cw, ch) = f.chromaSize
-        ColorMath.decodeTable.withUnsafeBufferPointer { table in
-            luma.withUnsafeBufferPointer { luma in
-                @inline(__always) func linear(_ v: Float) -> Float { table[Int(min(max(v + 0.5, 0), 255))] }
-                if f.chroma == .mono {
-                    for i in 0..<count {
-                        let v = linear(luma[Int(lumaRow[i])])
-                        out.r[i] = v; out.g[i] = v; out.b[i] = v
-                    }
-                    out.a.update(repeating: 1, count: count)
-                    return
-                }
-                let cbPlane = frame.bytes + f.width * f.height, crPlane = cbPlane + cw * ch
-                let r0 = Int(rows.first[fileRow]) * cw, r1 = Int(rows.second[fileRow]) * cw, wy = rows.weight[fileRow]
-                let (rr, gb, gr, bb) = (crToRed, cbToGreen, crToGreen, cbToBlue)
-                columns.first.withUnsafeBufferPointer { first in
-                    columns.second.withUnsafeBufferPointer { second in
-                        columns.weight.withUnsafeBufferPointer { weight in
-                            @inline(__always) func sample(_ plane: UnsafeMutablePointer<UInt8>, _ a: Int, _ b: Int, _ wx: Float) -> Float {
-                                let top = Float(plane[r0 + a]) + (Float(plane[r0 + b]) - Float(plane[r0 + a])) * wx
-                                let bottom = Float(plane[r1 + a]) + (Float(plane[r1 + b]) - Float(plane[r1 + a])) * wx
-                                return top + (bottom - top) * wy - 128
+        luma.withUnsafeBufferPointer { luma in
+            for i in 0..<count { out.r[i] = luma[Int(lumaRow[i])] }
+        }
+        if f.chroma == .mono {
+            out.g.update(from: out.r, count: count)
+            out.b.update(from: out.r, count: count)
+        } else {
+            let cbPlane = frame.bytes + f.width * f.height, crPlane = cbPlane + cw * ch
+            let row0 = Int(rows.first[fileRow]) * cw, row1 = Int(rows.second[fileRow]) * cw, wy = rows.weight[fileRow]
+            let (rr, gb, gr, bb) = (crToRed, cbToGreen, crToGreen, cbToBlue)
+            columns.first.withUnsafeBufferPointer { first in
+                columns.second.withUnsafeBufferPointer { second in
+                    columns.weight.withUnsafeBufferPointer { weight in
+                        let low = Int(first[span.x0]), high = Int(second[span.x0 + count - 1])
+                        let n = high - low + 1
+                        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { terms in
+                            let red = terms.baseAddress!, green = red + n, blue = green + n
+                            for j in 0..<n {
+                                let c = low + j
+                                let cb = Float(cbPlane[row0 + c]) + (Float(cbPlane[row1 + c]) - Float(cbPlane[row0 + c])) * wy - 128
+                                let cr = Float(crPlane[row0 + c]) + (Float(crPlane[row1 + c]) - Float(crPlane[row0 + c])) * wy - 128
+                                red[j] = rr * cr; green[j] = gb * cb + gr * cr; blue[j] = bb * cb
                             }
+                            let (r, g, b) = (out.r, out.g, out.b)
                             for i in 0..<count {
                                 let x = span.x0 + i
-                                let a = Int(first[x]), b = Int(second[x]), wx = weight[x]
-                                let cb = sample(cbPlane, a, b, wx), cr = sample(crPlane, a, b, wx)
-                                let y = luma[Int(lumaRow[i])]
-                                out.r[i] = linear(y + rr * cr)
-                                out.g[i] = linear(y + gb * cb + gr * cr)
-                                out.b[i] = linear(y + bb * cb)
+                                let a = Int(first[x]) - low, c = Int(second[x]) - low, w = weight[x]
+                                let y = r[i]
+                                r[i] = y + red[a] + (red[c] - red[a]) * w
+                                g[i] = y + green[a] + (green[c] - green[a]) * w
+                                b[i] = y + blue[a] + (blue[c] - blue[a]) * w
                             }
                         }
                     }
                 }
-                out.a.update(repeating: 1, count: count)
             }
         }
+        ColorMath.decodeTable.withUnsafeBufferPointer { table in
+            @inline(__always) func linearise(_ plane: UnsafeMutablePointer<Float>) {
+                for i in 0..<count { plane[i] = table[Int(min(max(plane[i] + 0.5, 0), 255))] }
+            }
+            linearise(out.r); linearise(out.g); linearise(out.b)
+        }
+        out.a.update(repeating: 1, count: count)
     }
 }
 
@@ -265,9 +275,6 @@ struct Y4MDecoder: Sendable {
 /// 4:2:0 the 2×2 block, for co-sited chroma the 1 2 1 tent; rows and columns past the frame repeat its edge.
 struct Y4MEncoder {
     let format: Y4MFormat
-    /// Y, Cb and Cr as sums of per-byte terms: `terms[channel * 256 + value]` for red, green, blue (Y), then the
-    /// same for Cb and Cr; offsets added after.
-    private let terms: [Float]
     private let yOffset: Float
     /// Per chroma index, `tapCount` luma positions and weights (weight 0 pads), across and down.
     private let tapCount = 3
@@ -278,19 +285,6 @@ struct Y4MEncoder {
     init(format: Y4MFormat) {
         self.format = format
         let k = format.coefficients
-        var terms = [Float](repeating: 0, count: 9 * 256)
-        for v in 0..<256 {
-            let e = Float(v) / 255
-            let weights = [k.kr, k.kg, k.kb]
-            for c in 0..<3 {
-                let y = weights[c] * e
-                terms[c * 256 + v] = k.yScale * y
-                // Cb = 128 + cScale (B' − Y') / (2 − 2 Kb), Cr likewise with R'.
-                terms[(3 + c) * 256 + v] = k.cScale * ((c == 2 ? e : 0) - y) / (2 - 2 * k.kb)
-                terms[(6 + c) * 256 + v] = k.cScale * ((c == 0 ? e : 0) - y) / (2 - 2 * k.kr)
-            }
-        }
-        self.terms = terms
         yOffset = k.yOffset
         func taps(_ chromaCount: Int, _ lumaCount: Int, _ factor: Int, _ phase: Float) -> ([Int32], [Float]) {
             var indices: [Int32] = [], weights: [Float] = []
@@ -321,25 +315,42 @@ struct Y4MEncoder {
 
     /// Fills `planes` (format.frameBytes) from `rgba` (width × height × 4).
     mutating func encode(_ rgba: UnsafePointer<UInt8>, into planes: UnsafeMutablePointer<UInt8>) {
-        let f = format, n = f.width * f.height, yOffset = yOffset
+        let f = format, n = f.width * f.height
         let mono = f.chroma == .mono
         @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(min(max(v + 0.5, 0), 255)) }
-        terms.withUnsafeBufferPointer { t in
+        // Plain arithmetic per pixel (it vectorises); a frame with any transparent pixel is first put over black.
+        var alphaAll: UInt8 = 255
+        for p in 0..<n { alphaAll &= rgba[4 * p + 3] }
+        var overBlack: [UInt8] = []
+        var source = rgba
+        if alphaAll != 255 {
+            overBlack = [UInt8](repeating: 255, count: 4 * n)
+            for p in 0..<n {
+                let a = Float(rgba[4 * p + 3]) / 255
+                for c in 0..<3 { overBlack[4 * p + c] = UInt8(Float(rgba[4 * p + c]) * a + 0.5) }
+            }
+        }
+        let k = format.coefficients
+        let s = k.yScale / 255, c = k.cScale / 255
+        let (yr, yg, yb) = (s * k.kr, s * k.kg, s * k.kb)
+        // Cb = 128 + c (B − Y') / (2 − 2 Kb), Cr = 128 + c (R − Y') / (2 − 2 Kr), with Y' = Kr R + Kg G + Kb B.
+        let u = c / (2 - 2 * k.kb), v = c / (2 - 2 * k.kr)
+        let (ur, ug, ub) = (-u * k.kr, -u * k.kg, u * (1 - k.kb))
+        let (vr, vg, vb) = (v * (1 - k.kr), -v * k.kg, -v * k.kb)
+        let yOffset = yOffset
+        overBlack.withUnsafeBufferPointer { converted in
+            if alphaAll != 255 { source = converted.baseAddress! }
+            for p in 0..<n {
+                let r = Float(source[4 * p]), g = Float(source[4 * p + 1]), b = Float(source[4 * p + 2])
+                planes[p] = byte(yOffset + yr * r + yg * g + yb * b)
+            }
+            guard !mono else { return }
             cb.withUnsafeMutableBufferPointer { cb in
                 cr.withUnsafeMutableBufferPointer { cr in
                     for p in 0..<n {
-                        var r = Int(rgba[4 * p]), g = Int(rgba[4 * p + 1]), b = Int(rgba[4 * p + 2])
-                        let a = rgba[4 * p + 3]
-                        if a != 255 {
-                            // Over black: the colour times alpha.
-                            let scale = Float(a) / 255
-                            r = Int(Float(r) * scale + 0.5); g = Int(Float(g) * scale + 0.5); b = Int(Float(b) * scale + 0.5)
-                        }
-                        planes[p] = byte(yOffset + t[r] + t[256 + g] + t[512 + b])
-                        if !mono {
-                            cb[p] = 128 + t[768 + r] + t[1024 + g] + t[1280 + b]
-                            cr[p] = 128 + t[1536 + r] + t[1792 + g] + t[2048 + b]
-                        }
+                        let r = Float(source[4 * p]), g = Float(source[4 * p + 1]), b = Float(source[4 * p + 2])
+                        cb[p] = 128 + ur * r + ug * g + ub * b
+                        cr[p] = 128 + vr * r + vg * g + vb * b
                     }
                 }
             }
@@ -351,22 +362,35 @@ struct Y4MEncoder {
         rowTaps.withUnsafeBufferPointer { rowTaps in
         rowWeights.withUnsafeBufferPointer { rowWeights in
         across.withUnsafeMutableBufferPointer { across in
-            for (plane, values) in [(planes + n, cb), (planes + n + cw * ch, cr)] {
-                values.withUnsafeBufferPointer { values in
-                    // Across each row, then down each column of the narrowed rows.
-                    for y in 0..<f.height {
-                        let row = values.baseAddress! + y * width
-                        for j in 0..<cw {
-                            var sum: Float = 0
-                            for t in 0..<taps { sum += row[Int(columnTaps[j * taps + t])] * columnWeights[j * taps + t] }
-                            across[y * cw + j] = sum
+            // Centred 2:1 across (4:2:0 JPEG): the mean of each pair, a loop that vectorises.
+            let pairs = f.chromaFactor.x == 2 && f.chromaPhase.x == 0.5 && width % 2 == 0
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: cw) { sums in
+                let sums = sums.baseAddress!
+                for (plane, values) in [(planes + n, cb), (planes + n + cw * ch, cr)] {
+                    values.withUnsafeBufferPointer { values in
+                        // Across each row, then down the narrowed rows, a whole row at a time.
+                        for y in 0..<f.height {
+                            let row = values.baseAddress! + y * width, narrowed = across.baseAddress! + y * cw
+                            if pairs {
+                                for j in 0..<cw { narrowed[j] = 0.5 * (row[2 * j] + row[2 * j + 1]) }
+                            } else {
+                                for j in 0..<cw {
+                                    var sum: Float = 0
+                                    for t in 0..<taps { sum += row[Int(columnTaps[j * taps + t])] * columnWeights[j * taps + t] }
+                                    narrowed[j] = sum
+                                }
+                            }
                         }
-                    }
-                    for i in 0..<ch {
-                        for j in 0..<cw {
-                            var sum: Float = 0
-                            for t in 0..<taps { sum += across[Int(rowTaps[i * taps + t]) * cw + j] * rowWeights[i * taps + t] }
-                            plane[i * cw + j] = byte(sum)
+                        for i in 0..<ch {
+                            sums.update(repeating: 0, count: cw)
+                            for t in 0..<taps {
+                                let w = rowWeights[i * taps + t]
+                                guard w > 0 else { continue }
+                                let source = across.baseAddress! + Int(rowTaps[i * taps + t]) * cw
+                                for j in 0..<cw { sums[j] += source[j] * w }
+                            }
+                            let out = plane + i * cw
+                            for j in 0..<cw { out[j] = byte(sums[j]) }
                         }
                     }
                 }

@@ -109,19 +109,28 @@ enum VideoFilters {
                 }
             }
         }.apply(extent: mapsRect.rect, inputs: [image])
-        // Stage 2 (every thread): each pixel through its maps.
+        // Stage 2 (every thread): each pixel through its maps, a row at a time in passes (unpremultiply and
+        // encode, map, decode and premultiply), so that the arithmetic vectorises and the look-ups are tight loops.
         let w = ColorMath.lumaWeights
         let encodeTable = EncodedCurves.encodeBySquareRoot, decodeTable = EncodedCurves.decode
         let tileWidth = Float(region.width) / Float(tiles), tileHeight = Float(region.height) / Float(tiles)
         return GeneralKernel(name: name, roi: { index, rect in index == 0 ? rect : mapsRect }) { context in
             let source = context.inputs[0], table = context.inputs[1]
             let encode = encodeTable.values, decode = decodeTable.values
-            // The map of row `row` (tile and channel) at the encoded value v, interpolated between levels.
-            @inline(__always) func map(_ row: Int, _ v: Float) -> Float {
+            let count = context.rect.width
+            // The maps as plain floats: row r (tile and channel) at maps[r * bins].
+            let maps = UnsafeMutablePointer<Float>.allocate(capacity: mapsRect.area)
+            let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * count)
+            defer { maps.deallocate(); planes.deallocate() }
+            for i in 0..<mapsRect.area { maps[i] = table.pixels[i].x }
+            let row = PlanarRow(base: planes, stride: count)
+            let luma = planes + 4 * count, scratch = planes + 5 * count
+            // The map of row `r` at the encoded value v, interpolated between levels.
+            @inline(__always) func map(_ r: Int, _ v: Float) -> Float {
                 let t = EncodedCurves.clamp01(v) * Float(bins - 1)
                 let k = min(Int(t), bins - 2), f = t - Float(k)
-                let p = table.row(row) + k
-                return p[0].x + (p[1].x - p[0].x) * f
+                let p = maps + r * bins + k
+                return p[0] + (p[1] - p[0]) * f
             }
             // The tile (as a row offset) and the blend weight along one axis, for a pixel centre at `position`.
             @inline(__always) func axis(_ position: Float, _ size: Float) -> (Int, Int, Float) {
@@ -134,36 +143,46 @@ enum VideoFilters {
             for y in context.rect.y..<context.rect.maxY {
                 let input = source.row(y) + (context.rect.x - source.rect.x)
                 let output = context.output.row(y) + (context.rect.x - context.output.rect.x)
-                let (ty0, ty1, wy) = axis(Float(y - region.y) + 0.5, tileHeight)
-                for i in 0..<context.rect.width {
-                    let p = input[i]
-                    guard p.w > 0 else { output[i] = p; continue }
-                    let inv = 1 / p.w
-                    let r = EncodedCurves.encode(p.x * inv, encode), g = EncodedCurves.encode(p.y * inv, encode)
-                    let b = EncodedCurves.encode(p.z * inv, encode)
-                    var nr: Float, ng: Float, nb: Float
-                    if channels == 3 {
-                        nr = map(0, r); ng = map(1, g); nb = map(2, b)
+                row.load(input, count: count)
+                SpanColor.unpremultiply(row, count)
+                for channel in [row.r, row.g, row.b] { EncodedCurves.encode(row: channel, count: count, scratch: scratch, encode) }
+                let (r, g, b) = (row.r, row.g, row.b)
+                if channels == 3 {
+                    for i in 0..<count { scratch[i] = map(0, r[i]) }
+                    for i in 0..<count { r[i] += (scratch[i] - r[i]) * amount }
+                    for i in 0..<count { scratch[i] = map(1, g[i]) }
+                    for i in 0..<count { g[i] += (scratch[i] - g[i]) * amount }
+                    for i in 0..<count { scratch[i] = map(2, b[i]) }
+                    for i in 0..<count { b[i] += (scratch[i] - b[i]) * amount }
+                } else {
+                    for i in 0..<count { luma[i] = w.x * r[i] + w.y * g[i] + w.z * b[i] }
+                    if tiles == 1 {
+                        for i in 0..<count { scratch[i] = map(0, luma[i]) }
                     } else {
-                        let luma = w.x * r + w.y * g + w.z * b
-                        let mapped: Float
-                        if tiles == 1 {
-                            mapped = map(0, luma)
-                        } else {
+                        let (ty0, ty1, wy) = axis(Float(y - region.y) + 0.5, tileHeight)
+                        for i in 0..<count {
+                            let v = luma[i]
                             let (tx0, tx1, wx) = axis(Float(context.rect.x + i - region.x) + 0.5, tileWidth)
-                            let bottom = map(ty0 * tiles + tx0, luma) * (1 - wx) + map(ty0 * tiles + tx1, luma) * wx
-                            let top = map(ty1 * tiles + tx0, luma) * (1 - wx) + map(ty1 * tiles + tx1, luma) * wx
-                            mapped = bottom * (1 - wy) + top * wy
+                            let bottom = map(ty0 * tiles + tx0, v) * (1 - wx) + map(ty0 * tiles + tx1, v) * wx
+                            let top = map(ty1 * tiles + tx0, v) * (1 - wx) + map(ty1 * tiles + tx1, v) * wx
+                            scratch[i] = bottom * (1 - wy) + top * wy
                         }
-                        let d = mapped - luma
-                        nr = r + d; ng = g + d; nb = b + d
                     }
-                    nr = r + (nr - r) * amount; ng = g + (ng - g) * amount; nb = b + (nb - b) * amount
-                    let lr = EncodedCurves.lookup(decode, EncodedCurves.clamp01(nr))
-                    let lg = EncodedCurves.lookup(decode, EncodedCurves.clamp01(ng))
-                    let lb = EncodedCurves.lookup(decode, EncodedCurves.clamp01(nb))
-                    output[i] = Pixel(lr * p.w, lg * p.w, lb * p.w, p.w)
+                    // The luma's change, added to R', G' and B' alike (Cb and Cr kept), mixed in by the amount.
+                    for i in 0..<count {
+                        let d = scratch[i] - luma[i]
+                        let nr = r[i] + d, ng = g[i] + d, nb = b[i] + d
+                        r[i] += (nr - r[i]) * amount; g[i] += (ng - g[i]) * amount; b[i] += (nb - b[i]) * amount
+                    }
                 }
+                for channel in [r, g, b] {
+                    for i in 0..<count { channel[i] = EncodedCurves.clamp01(channel[i]) }
+                    EncodedCurves.lookup(decode, row: channel, count: count)
+                }
+                SpanColor.premultiply(row, count)
+                row.store(output, count: count)
+                // Pixels without coverage stay as they were.
+                for i in 0..<count where !(input[i].w > 0) { output[i] = input[i] }
             }
         }.apply(extent: image.extent, inputs: [image, maps])
     }
