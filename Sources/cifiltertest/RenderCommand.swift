@@ -170,10 +170,11 @@ struct RenderChain {
     let recipe: Recipe
     let version: CoreImageVersion
 
-    init(words: [String], recipePath: String?, coreImageVersion: String?) throws {
+    /// `allowsNoStep`: an empty chain passes its input through (`stream` converting a format).
+    init(words: [String], recipePath: String?, coreImageVersion: String?, allowsNoStep: Bool = false) throws {
         var recipe = try recipePath.map(Recipe.load) ?? Recipe(steps: [])
         recipe.steps += try Recipe.steps(commandLine: words)
-        guard !recipe.steps.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
+        guard allowsNoStep || !recipe.steps.isEmpty else { throw ValidationError("name a filter to render (see `cifiltertest list`)") }
         try recipe.checkReferences()
         self.recipe = recipe
         version = try RenderCommand.version(coreImageVersion)
@@ -183,7 +184,8 @@ struct RenderChain {
 
     /// `overrides` replaces inputs of some steps (by index): an animation's values for one frame.
     func makeImage(input: Image?, overrides: [Int: [(key: String, value: FilterValue)]] = [:]) throws -> Image {
-        try recipe.makeImage(input: input, version: version, overrides: overrides)
+        if recipe.steps.isEmpty, let input { return input }
+        return try recipe.makeImage(input: input, version: version, overrides: overrides)
     }
 
     func makeFilter(_ step: Recipe.Step) throws -> Filter {

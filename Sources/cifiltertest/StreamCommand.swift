@@ -106,7 +106,7 @@ struct StreamCommand: ParsableCommand {
             }
             let inFormat = source.format
             let frameRect = Rect(x: 0, y: 0, width: Double(inFormat.width), height: Double(inFormat.height))
-            let rect = crop == nil ? frameRect : try RenderCommand.outputRect(crop: crop, image: Image.empty, input: nil)
+            let rect = try RenderCommand.cropRect(crop) ?? chain.recipe.crop ?? frameRect
             let area = PixelRect(covering: rect)
             guard area.area <= maximumPixels else {
                 throw CommandError(message: "the output frames (\(area.width)×\(area.height)) exceed the limit of \(maximumPixels) pixels (--max-pixels)")
@@ -150,10 +150,8 @@ struct StreamCommand: ParsableCommand {
     }
 
     func makeChain() throws -> RenderChain {
-        var chainSteps = try RenderStep.parse(steps)
-        if let recipe { chainSteps = try RenderStep.load(recipe: recipe) + chainSteps }
         // No filter: the frames pass through unchanged (a format conversion with --output-…).
-        return try RenderChain(steps: chainSteps, version: try RenderCommand.version(coreImageVersion))
+        try RenderChain(words: steps, recipePath: recipe, coreImageVersion: coreImageVersion, allowsNoStep: true)
     }
 
     static func matrix(_ text: String?, _ flag: String) throws -> Y4MFormat.Matrix? {
