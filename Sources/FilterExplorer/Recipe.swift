@@ -264,22 +264,7 @@ public struct Recipe: Equatable, Sendable {
 
     static func list(_ numbers: [Double]) -> String { "[" + numbers.map(exact).joined(separator: ", ") + "]" }
 
-    static func quoted(_ text: String) -> String {
-        var out = "\""
-        for scalar in text.unicodeScalars {
-            switch scalar {
-            case "\"": out += "\\\""
-            case "\\": out += "\\\\"
-            case "\n": out += "\\n"
-            case "\t": out += "\\t"
-            case "\r": out += "\\r"
-            default:
-                if scalar.value < 0x20 || scalar.value == 0x7F { out += String(format: "\\u%04x", scalar.value) }
-                else { out.unicodeScalars.append(scalar) }
-            }
-        }
-        return out + "\""
-    }
+    static func quoted(_ text: String) -> String { JSON.quoted(text) }
 }
 
 extension Recipe.Value {

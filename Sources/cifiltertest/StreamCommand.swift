@@ -63,7 +63,10 @@ struct StreamCommand: ParsableCommand {
     @Option(help: "Frames each queue holds (reader → renderer → writer).")
     var queue = 4
 
-    @Option(help: "The rectangle of each frame to write, x,y,width,height (bottom-left origin); default: the input frame.")
+    // Unconditional, as render's: a negative origin is the option's value, not another option.
+    @Option(parsing: .unconditional, help: ArgumentHelp(
+        "The rectangle of each frame to write, x,y,width,height (bottom-left origin); default: the input frame.",
+        valueName: "x,y,width,height"))
     var crop: String?
 
     @Option(name: .customLong("core-image-version"), help: ArgumentHelp("Reproduce an older Core Image (12, 8.1).", valueName: "N"))

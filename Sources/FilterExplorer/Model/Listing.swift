@@ -504,7 +504,7 @@ enum JSON {
             case "\n": out += "\\n"
             case "\r": out += "\\r"
             case "\t": out += "\\t"
-            case let c where c.value < 0x20: out += String(format: "\\u%04x", c.value)
+            case let c where c.value < 0x20 || c.value == 0x7F: out += String(format: "\\u%04x", c.value)
             default: out.unicodeScalars.append(scalar)
             }
         }

@@ -1,12 +1,12 @@
 import FilterEngine
 
 /// A boolean: Space or ← → flip it, Enter opens a two-entry picker (off, on), a click flips it.
-struct BooleanWidget: InputWidget {
+struct BooleanWidget: PickerBackedWidget {
     var kind: ControlKind { .toggle }
     var help: (keys: String, meaning: String)? { ChoiceWidget.listHelp }
     static let choices = [Choice(.number(0), "[ ] off"), Choice(.number(1), "[x] on")]
 
-    private var picker: ChoiceWidget { ChoiceWidget(choices: Self.choices) }
+    var picker: ChoiceWidget { ChoiceWidget(choices: Self.choices) }
 
     func step(_ control: InputControl, by steps: Int, coarse: Bool, explorer: Explorer) { flip(control, explorer: explorer) }
 
@@ -26,8 +26,6 @@ struct BooleanWidget: InputWidget {
         explorer.apply(.number(n != 0 ? 0 : 1), to: control.input.key)
     }
 
-    func activate(_ control: InputControl, explorer: Explorer) { picker.activate(control, explorer: explorer) }
-
     func setText(_ text: String, control: InputControl, explorer: Explorer) throws {
         // Numbers (any non-zero is true, as NSNumber) and the words a person types for a boolean.
         switch text.trimmingCharacters(in: .whitespaces).lowercased() {
@@ -37,17 +35,5 @@ struct BooleanWidget: InputWidget {
             let value = try NumberExpression.evaluate(text, default: nil).value
             try explorer.session?.set(.number(value != 0 ? 1 : 0), forKey: control.input.key)
         }
-    }
-
-    func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome {
-        picker.editorKey(key, editor: &editor, control: control, explorer: explorer)
-    }
-    var editorCoversPreview: Bool { true }
-    func editorHint(_ editor: WidgetEditor) -> String? { picker.editorHint(editor) }
-    func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {
-        picker.drawEditor(editor, control: control, rowY: rowY, explorer: explorer)
-    }
-    func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome? {
-        picker.editorMouse(mouse, editor: &editor, control: control, explorer: explorer)
     }
 }

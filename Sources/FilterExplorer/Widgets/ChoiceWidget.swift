@@ -107,3 +107,24 @@ struct ChoiceWidget: InputWidget {
         return .done
     }
 }
+
+/// A widget whose Enter opens a `ChoiceWidget` list of its values (booleans, colour spaces): the list's editor
+/// serves it whole.
+protocol PickerBackedWidget: InputWidget {
+    var picker: ChoiceWidget { get }
+}
+
+extension PickerBackedWidget {
+    func activate(_ control: InputControl, explorer: Explorer) { picker.activate(control, explorer: explorer) }
+    func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome {
+        picker.editorKey(key, editor: &editor, control: control, explorer: explorer)
+    }
+    var editorCoversPreview: Bool { true }
+    func editorHint(_ editor: WidgetEditor) -> String? { picker.editorHint(editor) }
+    func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {
+        picker.drawEditor(editor, control: control, rowY: rowY, explorer: explorer)
+    }
+    func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome? {
+        picker.editorMouse(mouse, editor: &editor, control: control, explorer: explorer)
+    }
+}

@@ -1,10 +1,10 @@
 import FilterEngine
 
 /// A named colour space (sRGB, linear, Display P3): ← → step through them, Enter opens the list.
-struct ColorSpaceWidget: InputWidget {
+struct ColorSpaceWidget: PickerBackedWidget {
     var kind: ControlKind { .colorSpace }
     var help: (keys: String, meaning: String)? { ChoiceWidget.listHelp }
-    private var picker: ChoiceWidget { ChoiceWidget(choices: ColorSpaceChoice.options.map { Choice(.string($0), $0) }) }
+    var picker: ChoiceWidget { ChoiceWidget(choices: ColorSpaceChoice.options.map { Choice(.string($0), $0) }) }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         explorer.drawChooserRow(row, text: valueText(row.control, explorer: explorer), note: "  (Enter: list)")
@@ -22,18 +22,5 @@ struct ColorSpaceWidget: InputWidget {
 
     func textPrompt(_ control: InputControl) -> String {
         "\(control.input.key) (\(ColorSpaceChoice.options.joined(separator: ", "))): "
-    }
-
-    func activate(_ control: InputControl, explorer: Explorer) { picker.activate(control, explorer: explorer) }
-    func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome {
-        picker.editorKey(key, editor: &editor, control: control, explorer: explorer)
-    }
-    var editorCoversPreview: Bool { true }
-    func editorHint(_ editor: WidgetEditor) -> String? { picker.editorHint(editor) }
-    func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {
-        picker.drawEditor(editor, control: control, rowY: rowY, explorer: explorer)
-    }
-    func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome? {
-        picker.editorMouse(mouse, editor: &editor, control: control, explorer: explorer)
     }
 }
