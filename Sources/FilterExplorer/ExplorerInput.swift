@@ -19,6 +19,7 @@ extension Explorer {
         ("Space", "inputs: flip a toggle"),
         ("r  R", "reset the input / all inputs of the filter"),
         ("point editor", "arrows move (Shift or HJKL ×10), click the preview to place"),
+        ("mouse on the preview", "with a point input selected, click or drag to place it; drag moves a rectangle input"),
         ("colour editor", "↑↓ component, ←→ step, # hex entry"),
         ("rectangle editor", "arrows move, c switches move/resize"),
         ("transform editor", "↑↓ rotate/scale/move, ←→ step"),
@@ -34,7 +35,10 @@ extension Explorer {
         ("f", "full-screen preview (hides the list and the inputs; arrows pan when zoomed)"),
         ("Ctrl-L", "redraw the screen"),
         ("i", "details of the filter: description, fidelity and why; a reduction's values (RGBA numbers)"),
-        ("?", "this help"),
+        ("p", "pixel inspector: arrows move a cursor on the output (Shift: a cell), click places it; "
+            + "shows the pixel's position and its RGBA as the export has it (8-bit sRGB, linear); Esc leaves"),
+        ("Ctrl-Z", "suspend to the shell (fg comes back)"),
+        ("?", "this help (↑↓ PgUp PgDn Home End scroll it)"),
     ]
 
     func handle(_ event: InputEvent) {
@@ -52,7 +56,13 @@ extension Explorer {
 
     private func handleKey(_ key: Key) {
         switch mode {
-        case .help, .details:
+        case .help:
+            // Scroll keys scroll a help taller than the screen; any other key closes it.
+            let help = HelpLayout(entries: Self.keyHelp, columns: terminal.cols, rows: terminal.rows)
+            if let scroll = help.scrolled(helpScroll, by: key) { helpScroll = scroll } else { mode = .normal }
+        case .inspect:
+            inspectorKey(key)
+        case .details:
             mode = .normal
         case .text(var entry):
             let outcome = entry.field.handle(key)
@@ -84,7 +94,11 @@ extension Explorer {
     private func globalKey(_ key: Key) -> Bool {
         switch key {
         case .char("q"), .char("Q"): running = false
-        case .char("?"), .function(1): mode = .help
+        case .char("?"), .function(1):
+            helpScroll = 0
+            mode = .help
+        case .char("p"):
+            startInspector()
         case .char("i"):
             guard let session else { return true }
             do { reductionValues = try session.reductionValues(context: context) } catch {
@@ -471,15 +485,32 @@ extension Explorer {
 
     private func handleMouse(_ mouse: MouseEvent) {
         let layout = layout
-        guard !layout.isTooSmall else { return }
         if mouse.action == .release {
             draggingSlider = nil
+            previewDrag = nil
             return
         }
-        if case .help = mode { mode = .normal; return }
+        if case .help = mode {
+            // The wheel scrolls the help; a click closes it.
+            let help = HelpLayout(entries: Self.keyHelp, columns: terminal.cols, rows: terminal.rows)
+            switch mouse.action {
+            case .wheelUp: helpScroll = help.scrolled(helpScroll, by: .up) ?? helpScroll
+            case .wheelDown: helpScroll = help.scrolled(helpScroll, by: .down) ?? helpScroll
+            default: mode = .normal
+            }
+            return
+        }
+        guard !layout.isTooSmall else { return }
         if case .details = mode { mode = .normal; return }
         if case .text = mode { return }
         let (x, y) = (mouse.x, mouse.y)
+        // Inspecting: a click or drag on the preview puts the cursor on the pixel under the pointer.
+        if case .inspect = mode, layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .drag
+            || mouse.action == .click, let geometry {
+            let pixel = pixel(atCellX: x, y: y, in: geometry)
+            moveInspector(toX: pixel.x, y: pixel.y)
+            return
+        }
         // The wheel over the preview zooms around the image point under the pointer.
         if layout.preview.contains(x: x, y: y), mouse.action == .wheelUp || mouse.action == .wheelDown, let geometry {
             let point = geometry.imagePoint(cellX: x, cellY: y)
@@ -524,23 +555,9 @@ extension Explorer {
                 }
             default: return
             }
-        } else if layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .drag,
-                  let geometry, let control = currentControl {
-            let point = geometry.imagePoint(cellX: x, cellY: y)
-            let key = control.input.key
-            switch control.kind {
-            case .point(let offset):
-                let centre = (samples.sourceRect.midX, samples.sourceRect.midY)
-                let v = offset ? [point.x - centre.0, point.y - centre.1] : [point.x, point.y]
-                apply(.vector(v.map { $0.rounded() }), to: key)
-            case .rectangle:
-                guard case .vector(let r)? = session?.value(forKey: key), r.count == 4 else { return }
-                apply(.vector([point.x.rounded(), point.y.rounded(), r[2], r[3]]), to: key)
-            case .curvePoint:
-                message = Message(text: "tone-curve points move with the arrow keys: Enter opens the curve editor", isError: false)
-            default:
-                message = Message(text: "choose a point input to place it with the mouse", isError: false)
-            }
+        } else if layout.preview.contains(x: x, y: y) || previewDrag != nil,
+                  mouse.action == .press || mouse.action == .drag || mouse.action == .click {
+            previewPress(x: x, y: y, action: mouse.action == .drag ? .drag : .press)
         }
     }
 }
