@@ -518,17 +518,21 @@ extension Explorer {
         }
         let hint: (String, String)? = switch mode {
         case .point: ("point: arrows move (Shift/HJKL ×10), click places, Enter done, Esc cancel",
-                      "point: arrows, click, Enter, Esc")
+                      "point: arrows, click, Enter/Esc")
         case .color: ("colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel",
-                      "colour: ↑↓ ←→ #, Enter, Esc")
-        case .rectangle: ("rectangle: arrows move, c move/resize, Enter done, Esc cancel", "rectangle: arrows, c, Enter, Esc")
+                      "colour: ↑↓ ←→ #, Enter/Esc")
+        case .rectangle: ("rectangle: arrows move, c move/resize, Enter done, Esc cancel", "rectangle: arrows, c, Enter/Esc")
         case .transform: ("transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel",
-                          "transform: ↑↓ ←→, Enter, Esc")
-        case .curve: ("curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel", "curve: Tab, arrows, Enter, Esc")
+                          "transform: ↑↓ ←→, Enter/Esc")
+        case .curve: ("curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel", "curve: Tab, arrows, Enter/Esc")
         case .view: ("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done", "view: arrows, + - 1 0, Enter")
         default: nil
         }
-        if let hint { parts.append(.init(text: hint.0, short: hint.1, priority: 2)) }
+        if let hint {
+            // While an editor is open its keys matter more than the filter's name.
+            parts[0].priority = 2
+            parts.append(.init(text: hint.0, short: hint.1, priority: 1))
+        }
         return parts
     }
 
@@ -586,9 +590,7 @@ extension Explorer {
         let inner = box.width - 4
         let style = Terminal.Style(reverse: true)
         terminal.fill(box.y, box.x, width: box.width, height: box.height, style)
-        let title = help.maximumScroll > 0 ? HelpLayout.title : "Keys (any key closes)"
-        terminal.put(box.y, box.x + 2, StatusLine.cutAtWord(title, width: inner) ?? HelpLayout.shortTitle, width: inner,
-                     .init(bold: true, reverse: true))
+        terminal.put(box.y, box.x + 2, help.title(width: inner), width: inner, .init(bold: true, reverse: true))
         for (i, row) in help.rows.dropFirst(helpScroll).prefix(help.visibleCount).enumerated() {
             let y = box.y + 1 + i
             if help.keyWidth > 0 {

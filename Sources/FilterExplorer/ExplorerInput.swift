@@ -35,8 +35,8 @@ extension Explorer {
         ("f", "full-screen preview (hides the list and the inputs; arrows pan when zoomed)"),
         ("Ctrl-L", "redraw the screen"),
         ("i", "details of the filter: description, fidelity and why; a reduction's values (RGBA numbers)"),
-        ("p", "pixel inspector: arrows move a cursor on the output (Shift: a cell), click places it; "
-            + "shows the pixel's position and its RGBA as the export has it (8-bit sRGB, linear); Esc leaves"),
+        ("p", "pixel inspector: arrows (Shift: a cell) or a click move a cursor; the status line shows the pixel's "
+            + "position and exported RGBA (8-bit sRGB, linear); Esc leaves"),
         ("Ctrl-Z", "suspend to the shell (fg comes back)"),
         ("?", "this help (↑↓ PgUp PgDn Home End scroll it)"),
     ]

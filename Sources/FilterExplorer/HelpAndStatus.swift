@@ -15,30 +15,38 @@ struct StatusLine {
 
     /// The parts that fit in `width` columns, in their order, joined by the separator.
     static func fit(_ parts: [Part], width: Int) -> String {
-        var parts = parts
-        func length(_ list: [Part]) -> Int {
-            list.map(\.text.count).reduce(0, +) + max(0, list.count - 1) * separator.count
+        // Each part keeps its place in the line: `order` is its index in `parts`.
+        var kept = Array(zip(parts.indices, parts))
+        var removed: [(order: Int, part: Part)] = []
+        func length(_ list: [(Int, Part)]) -> Int {
+            list.map(\.1.text.count).reduce(0, +) + max(0, list.count - 1) * separator.count
         }
-        while length(parts) > width, !parts.isEmpty {
+        while length(kept) > width, !kept.isEmpty {
             // The least important part gives way first (the later one among equals).
-            let index = parts.indices.max { (parts[$0].priority, $0) < (parts[$1].priority, $1) }!
-            if let short = parts[index].short {
-                parts[index].text = short
-                parts[index].short = nil
-            } else if parts[index].cuttable || parts.count == 1 {
-                let room = width - (length(parts) - parts[index].text.count)
+            let index = kept.indices.max { (kept[$0].1.priority, $0) < (kept[$1].1.priority, $1) }!
+            if let short = kept[index].1.short {
+                kept[index].1.text = short
+                kept[index].1.short = nil
+            } else if kept[index].1.cuttable || kept.count == 1 {
+                let room = width - (length(kept) - kept[index].1.text.count)
                 // A cut that keeps only a word or two says nothing: leave the part out then.
-                if let cut = cutAtWord(parts[index].text, width: room), cut.count >= 20 || parts.count == 1 {
-                    parts[index].text = cut
-                    parts[index].cuttable = false
+                if let cut = cutAtWord(kept[index].1.text, width: room), cut.count >= 20 || kept.count == 1 {
+                    kept[index].1.text = cut
+                    kept[index].1.cuttable = false
                 } else {
-                    parts.remove(at: index)
+                    removed.append(kept.remove(at: index))
                 }
             } else {
-                parts.remove(at: index)
+                removed.append(kept.remove(at: index))
             }
         }
-        return parts.map(\.text).joined(separator: separator)
+        // A part left out early may fit again once later ones were shortened: put back what fits, most important first.
+        for (order, part) in removed.sorted(by: { $0.part.priority < $1.part.priority }) {
+            var candidate = kept
+            candidate.insert((order, part), at: candidate.firstIndex { $0.0 > order } ?? candidate.count)
+            if length(candidate) <= width { kept = candidate }
+        }
+        return kept.map(\.1.text).joined(separator: separator)
     }
 
     /// `text` cut at the last space that leaves it and "…" within `width`, or nil if no word fits.
@@ -69,8 +77,13 @@ struct HelpLayout {
     /// How many rows of `rows` the box shows at once.
     let visibleCount: Int
 
-    static let title = "Keys · ↑↓ PgUp PgDn Home End scroll · other keys close"
-    static let shortTitle = "Keys (↑↓ scroll; other keys close)"
+    /// The title that fits `width`: every scroll key when the help scrolls and there is room, fewer when not.
+    func title(width: Int) -> String {
+        let titles = maximumScroll > 0
+            ? ["Keys · ↑↓ PgUp PgDn Home End scroll · other keys close", "Keys (↑↓ scroll; other keys close)", "Keys (↑↓ scroll)"]
+            : ["Keys (any key closes)", "Keys"]
+        return titles.first { $0.count <= width } ?? titles.last!
+    }
 
     init(entries: [(String, String)], columns: Int, rows screenRows: Int) {
         // A margin around the box when the screen has room for one.
@@ -98,9 +111,9 @@ struct HelpLayout {
         self.rows = rows
         self.keyWidth = keyWidth
         let boxWidth = inner + 4
-        // Title and footer rows around the text.
-        let height = min(max(3, screenRows - (screenRows >= 16 ? 2 : 0)), rows.count + 3)
-        visibleCount = max(1, height - 3)
+        // A title row above the text and a row below it (the scroll position when scrolled).
+        let height = min(max(3, screenRows - (screenRows >= 16 ? 2 : 0)), rows.count + 2)
+        visibleCount = max(1, height - 2)
         box = CellRect(x: max(0, (columns - boxWidth) / 2), y: max(0, (screenRows - height) / 2), width: boxWidth, height: height)
     }
 

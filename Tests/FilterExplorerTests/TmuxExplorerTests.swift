@@ -509,7 +509,7 @@ struct Tmux {
     }
 
     @discardableResult
-    private func run(_ arguments: [String], capture: Bool = true) throws -> String {
+    func run(_ arguments: [String], capture: Bool = true) throws -> String {
         let (status, output) = try Self.spawn(Self.executable("tmux")!, ["-L", socket] + arguments, capture: capture)
         guard status == 0 else {
             throw TmuxError("tmux \(arguments.joined(separator: " ")) failed (\(status))")
