@@ -80,7 +80,7 @@ struct HelpLayout {
     /// The title that fits `width`: every scroll key when the help scrolls and there is room, fewer when not.
     func title(width: Int) -> String {
         let titles = maximumScroll > 0
-            ? ["Keys · ↑↓ PgUp PgDn Home End scroll · other keys close", "Keys (↑↓ scroll; other keys close)", "Keys (↑↓ scroll)"]
+            ? ["Keys (any key closes) · ↑↓ PgUp PgDn Home End scroll", "Keys (any key closes) · ↑↓ scroll", "Keys (↑↓ scroll)"]
             : ["Keys (any key closes)", "Keys"]
         return titles.first { $0.count <= width } ?? titles.last!
     }

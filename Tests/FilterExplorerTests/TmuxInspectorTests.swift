@@ -195,7 +195,7 @@ struct TmuxInspectorTests {
         try tmux.waitFor("too small, saying ? still helps") { $0.contains("too small") && $0.contains("shows the keys") }
         tmux.send("?")
         let top = try tmux.waitFor("the help opens, scrollable") {
-            $0.contains("Keys (↑↓ scroll; other keys close)") && $0.contains("quit (state is saved)")
+            $0.contains("Keys (any key closes) · ↑↓ scroll") && $0.contains("quit (state is saved)")
         }
         #expect(!top.contains("this help"))
         #expect(Tmux.lines(top).contains { $0.contains("1–") && $0.trimmingCharacters(in: .whitespaces).hasSuffix("↓") })
