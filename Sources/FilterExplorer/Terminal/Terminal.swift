@@ -265,7 +265,7 @@ public final class Terminal {
     public func setMouse(_ on: Bool) {
         mouseEnabled = on
         mousemask(on ? cnc_all_mouse_events() : 0, nil)
-        // After ncurses' own mode (its mode 1000 off would not end 1002).
+        // Written after ncurses' mode 1000, which would replace it (terminals keep the last tracking mode set).
         fflush(nil)
         writeRaw(on ? Self.mouseMotionOn : Self.mouseMotionOff)
     }
