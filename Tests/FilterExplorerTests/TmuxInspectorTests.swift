@@ -260,7 +260,7 @@ struct TmuxInspectorTests {
         #expect(try tmux.format("#{alternate_on}") == "1")
 
         for stop in ["C-z", "kill"] {
-            if stop == "kill" { kill(try tmux.explorerPID(), SIGTSTP) } else { tmux.send("C-z") }
+            if stop == "kill" { kill(try tmux.childRunning("explore"), SIGTSTP) } else { tmux.send("C-z") }
             try tmux.waitFor("the shell reports the job stopped (\(stop))") { $0.contains("Stopped") && Tmux.statusLine($0).hasPrefix("PROMPT$") }
             #expect(try tmux.format("#{alternate_on}") == "0")
             #expect(try tmux.format("#{cursor_flag}") == "1")
@@ -345,6 +345,18 @@ struct Inspected {
 }
 
 extension Tmux {
+    /// The pane shell's child whose command line contains `text` (the shell may also have a finished child not
+    /// reaped yet).
+    func childRunning(_ text: String) throws -> pid_t {
+        let shell = try format("#{pane_pid}")
+        let children = try String(contentsOfFile: "/proc/\(shell)/task/\(shell)/children", encoding: .utf8)
+        for pid in children.split(separator: " ").compactMap({ pid_t($0) }) {
+            let command = (try? String(contentsOfFile: "/proc/\(pid)/cmdline", encoding: .utf8)) ?? ""
+            if command.contains(text) { return pid }
+        }
+        throw TmuxError("no process running \(text) under the pane's shell \(shell)")
+    }
+
     /// An interactive shell with job control in the pane (for Ctrl-Z and fg), prompt `PROMPT$ `.
     func startShell() throws {
         let shell = Self.executable("bash").map { "'\($0)' --norc --noprofile -i" } ?? "sh -i"
