@@ -20,7 +20,9 @@ import Testing
         let start = Date()
         let pid = fork()
         if pid == 0 {
-            close(fds[0])
+            // Only the stand-in terminal stays open: a pipe of another test's running command held by this
+            // stopped child would keep that command's reader waiting.
+            for fd in 3..<4096 where fd != fds[1] { close(Int32(fd)) }
             var none = sigset_t()
             sigemptyset(&none)
             sigprocmask(SIG_SETMASK, &none, nil)

@@ -261,19 +261,20 @@ struct TmuxInspectorTests {
 
         for stop in ["C-z", "kill"] {
             if stop == "kill" { kill(try tmux.childRunning("explore"), SIGTSTP) } else { tmux.send("C-z") }
-            try tmux.waitFor("the shell reports the job stopped (\(stop))") { $0.contains("Stopped") && Tmux.statusLine($0).hasPrefix("PROMPT$") }
+            // Long timeouts: forked children of the signal tests, run in parallel, can hold tmux's output pipes a while.
+            try tmux.waitFor("the shell reports the job stopped (\(stop))", timeout: 40) { $0.contains("Stopped") && Tmux.statusLine($0).hasPrefix("PROMPT$") }
             #expect(try tmux.format("#{alternate_on}") == "0")
             #expect(try tmux.format("#{cursor_flag}") == "1")
             #expect(try tmux.format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}") == "000")
             #expect(try tmux.format("#{keypad_cursor_flag}") == "0")
             tmux.type("clear; case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac")
             tmux.send("Enter")
-            try tmux.waitFor("the shell has its tty settings back (\(stop))") { $0.contains("TTY:sane") || $0.contains("TTY:raw") }
+            try tmux.waitFor("the shell has its tty settings back (\(stop))", timeout: 40) { $0.contains("TTY:sane") || $0.contains("TTY:raw") }
             #expect(try tmux.capture().contains("TTY:sane"))
 
             tmux.type("fg")
             tmux.send("Enter")
-            let back = try tmux.waitFor("fg repaints the whole interface (\(stop))") {
+            let back = try tmux.waitFor("fg repaints the whole interface (\(stop))", timeout: 40) {
                 $0.contains("cifiltertest · astronaut.png") && $0.contains("Inputs: Sepia Tone") && Tmux.statusLine($0).contains("? help")
                     && !$0.contains("TTY:sane")
             }
