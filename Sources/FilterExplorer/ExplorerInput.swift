@@ -511,6 +511,11 @@ extension Explorer {
             moveInspector(toX: pixel.x, y: pixel.y)
             return
         }
+        // A drag that began on the preview stays with the preview wherever the pointer goes (not the inputs').
+        if previewDrag != nil, mouse.action == .drag {
+            previewPress(x: x, y: y, action: .drag)
+            return
+        }
         // The wheel over the preview zooms around the image point under the pointer.
         if layout.preview.contains(x: x, y: y), mouse.action == .wheelUp || mouse.action == .wheelDown, let geometry {
             let point = geometry.imagePoint(cellX: x, cellY: y)
@@ -555,9 +560,8 @@ extension Explorer {
                 }
             default: return
             }
-        } else if layout.preview.contains(x: x, y: y) || previewDrag != nil,
-                  mouse.action == .press || mouse.action == .drag || mouse.action == .click {
-            previewPress(x: x, y: y, action: mouse.action == .drag ? .drag : .press)
+        } else if layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .click {
+            previewPress(x: x, y: y, action: .press)
         }
     }
 }

@@ -136,7 +136,9 @@ extension Explorer {
     /// geometry of the press is kept for the whole drag, so a preview that re-frames as the value changes (a crop)
     /// does not move the ground under the pointer.
     func previewPress(x: Int, y: Int, action: MouseEvent.Action) {
-        if action == .press, let geometry, let control = currentControl {
+        if action == .press {
+            previewDrag = nil
+            guard let geometry, let control = currentControl else { return }
             previewDrag = PreviewDrag(key: control.input.key, geometry: geometry,
                                       start: geometry.imagePoint(cellX: x, cellY: y),
                                       startValue: session?.value(forKey: control.input.key))

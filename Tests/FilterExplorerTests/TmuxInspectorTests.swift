@@ -260,23 +260,36 @@ struct TmuxInspectorTests {
         #expect(try tmux.format("#{alternate_on}") == "1")
 
         for stop in ["C-z", "kill"] {
-            if stop == "kill" { kill(try tmux.childRunning("explore"), SIGTSTP) } else { tmux.send("C-z") }
-            // Long timeouts: forked children of the signal tests, run in parallel, can hold tmux's output pipes a while.
-            try tmux.waitFor("the shell reports the job stopped (\(stop))", timeout: 40) { $0.contains("Stopped") && Tmux.statusLine($0).hasPrefix("PROMPT$") }
+            let explorer = try tmux.childRunning("explore")
+            if stop == "kill" { kill(explorer, SIGTSTP) } else { tmux.send("C-z") }
+            do {
+                try tmux.waitFor("the shell reports the job stopped (\(stop))", timeout: 20) {
+                    $0.contains("Stopped") && Tmux.statusLine($0).hasPrefix("PROMPT$")
+                }
+            } catch {
+                let status = (try? String(contentsOfFile: "/proc/\(explorer)/status", encoding: .utf8)) ?? "gone"
+                let lines = status.split(separator: "\n").filter { $0.hasPrefix("Sig") || $0.hasPrefix("Shd") || $0.hasPrefix("State") }
+                Issue.record("the explorer's signal state: \(lines)")
+                throw error
+            }
             #expect(try tmux.format("#{alternate_on}") == "0")
             #expect(try tmux.format("#{cursor_flag}") == "1")
             #expect(try tmux.format("#{mouse_any_flag}#{mouse_button_flag}#{mouse_standard_flag}") == "000")
             #expect(try tmux.format("#{keypad_cursor_flag}") == "0")
             tmux.type("clear; case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac")
             tmux.send("Enter")
-            try tmux.waitFor("the shell has its tty settings back (\(stop))", timeout: 40) { $0.contains("TTY:sane") || $0.contains("TTY:raw") }
-            #expect(try tmux.capture().contains("TTY:sane"))
+            // The answer's own line (the typed command holds both words too).
+            func answer(_ screen: String) -> String? {
+                Tmux.lines(screen).map { $0.trimmingCharacters(in: .whitespaces) }.last { $0 == "TTY:sane" || $0 == "TTY:raw" }
+            }
+            let settings = try tmux.waitFor("the shell has its tty settings back (\(stop))", timeout: 40) { answer($0) != nil }
+            #expect(answer(settings) == "TTY:sane")
 
             tmux.type("fg")
             tmux.send("Enter")
             let back = try tmux.waitFor("fg repaints the whole interface (\(stop))", timeout: 40) {
                 $0.contains("cifiltertest · astronaut.png") && $0.contains("Inputs: Sepia Tone") && Tmux.statusLine($0).contains("? help")
-                    && !$0.contains("TTY:sane")
+                    && answer($0) == nil
             }
             #expect(Tmux.previewRows(back).contains { $0.contains("│") && $0.split(separator: "│").last.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == true })
             #expect(try tmux.format("#{alternate_on}") == "1")
