@@ -282,12 +282,12 @@ struct TmuxInspectorTests {
             func answer(_ screen: String) -> String? {
                 Tmux.lines(screen).map { $0.trimmingCharacters(in: .whitespaces) }.last { $0 == "TTY:sane" || $0 == "TTY:raw" }
             }
-            let settings = try tmux.waitFor("the shell has its tty settings back (\(stop))", timeout: 40) { answer($0) != nil }
+            let settings = try tmux.waitFor("the shell has its tty settings back (\(stop))") { answer($0) != nil }
             #expect(answer(settings) == "TTY:sane")
 
             tmux.type("fg")
             tmux.send("Enter")
-            let back = try tmux.waitFor("fg repaints the whole interface (\(stop))", timeout: 40) {
+            let back = try tmux.waitFor("fg repaints the whole interface (\(stop))") {
                 $0.contains("cifiltertest · astronaut.png") && $0.contains("Inputs: Sepia Tone") && Tmux.statusLine($0).contains("? help")
                     && answer($0) == nil
             }
