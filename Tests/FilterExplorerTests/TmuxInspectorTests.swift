@@ -215,7 +215,7 @@ struct TmuxInspectorTests {
         tmux.resize(columns: 200, rows: 60)
         try tmux.waitFor("the explorer is back") { $0.contains("Inputs: Sepia Tone") }
         tmux.send("?")
-        let all = try tmux.waitFor("the help opens") { $0.contains("Keys (any key closes)") }
+        let all = try tmux.waitFor("the help is drawn") { $0.contains("Keys (any key closes)") && $0.contains("this help (") }
         // Every key and its whole meaning, each on one line, nothing to scroll.
         for (keys, meaning) in Explorer.keyHelp {
             #expect(Tmux.lines(all).contains { $0.contains(keys) && $0.contains(meaning) }, "\(keys): \(meaning)")
@@ -250,8 +250,9 @@ struct TmuxInspectorTests {
 
     /// Ctrl-Z in a shell with job control: the terminal is given back to the shell; `fg` brings the interface
     /// back whole. `kill -TSTP` does the same.
-    @Test func ctrlZSuspendsAndFgRepaints() throws {
-        let tmux = try Tmux(name: "suspend")
+    @Test(arguments: [["C-z"], ["kill"], ["C-z", "kill"]])
+    func ctrlZSuspendsAndFgRepaints(stops: [String]) throws {
+        let tmux = try Tmux(name: "suspend-\(stops.joined(separator: "-"))")
         defer { tmux.kill() }
         try tmux.startShell()
         tmux.type("'\(try Tmux.binary())' explore --filter CISepiaTone")
@@ -259,7 +260,7 @@ struct TmuxInspectorTests {
         try tmux.waitFor("the explorer opens from the shell") { $0.contains("Inputs: Sepia Tone") && Tmux.statusLine($0).contains(" ms ") }
         #expect(try tmux.format("#{alternate_on}") == "1")
 
-        for stop in ["C-z", "kill"] {
+        for (index, stop) in stops.enumerated() {
             let explorer = try tmux.childRunning("explore")
             if stop == "kill" { kill(explorer, SIGTSTP) } else { tmux.send("C-z") }
             do {
@@ -296,7 +297,7 @@ struct TmuxInspectorTests {
             #expect(try tmux.format("#{mouse_button_flag}") == "1")
             // Keys work again: a coarse step down of the intensity (1 → 0.9 → 0.8).
             tmux.send("Tab", "j", "H")
-            let intensity = stop == "C-z" ? "0.9" : "0.8"
+            let intensity = index == 0 ? "0.9" : "0.8"
             try tmux.waitFor("a key after fg changes a value (\(stop))") { Tmux.statusLine($0).contains("inputIntensity = \(intensity) ") }
             tmux.send("Tab")
         }
