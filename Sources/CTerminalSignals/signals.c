@@ -12,6 +12,8 @@ static volatile sig_atomic_t installed = 0;
 static int terminal_fd = -1;
 static struct termios saved_termios;
 static volatile sig_atomic_t have_termios = 0;
+static volatile sig_atomic_t suspend_requested = 0;
+static volatile sig_atomic_t resumed = 0;
 static char restore_bytes[512];
 static volatile sig_atomic_t restore_length = 0;
 
@@ -20,6 +22,8 @@ static const int crash_signals[] = { SIGSEGV, SIGBUS, SIGILL, SIGTRAP, SIGABRT, 
 #define COUNT(a) (sizeof a / sizeof a[0])
 static struct sigaction previous_quit[COUNT(quit_signals)];
 static struct sigaction previous_crash[COUNT(crash_signals)];
+static struct sigaction previous_tstp, previous_cont;
+static void on_tstp(int sig);
 
 void cts_save_terminal(int fd) {
     terminal_fd = fd;
@@ -64,7 +68,12 @@ static void die_of(int sig) {
 
 static void on_quit(int sig) {
     if (sig == SIGALRM) {
-        // The grace period is over: the loop is stuck. Die of the signal that asked us to quit.
+        // The grace period is over: the loop is stuck. Stop if that is what was asked (Ctrl-Z), else die of the
+        // signal that asked us to quit.
+        if (pending_signal == 0 && suspend_requested) {
+            cts_suspend_now(1);
+            return;
+        }
         die_of(pending_signal ? pending_signal : SIGALRM);
         return;
     }
@@ -95,6 +104,47 @@ static void on_crash(int sig, siginfo_t *info, void *context) {
     if (info == NULL || info->si_code <= 0) raise(sig);
 }
 
+static void install_tstp(void) {
+    struct sigaction tstp;
+    memset(&tstp, 0, sizeof tstp);
+    sigemptyset(&tstp.sa_mask);
+    tstp.sa_handler = on_tstp;
+    sigaction(SIGTSTP, &tstp, NULL);
+}
+
+void cts_suspend_now(int restore) {
+    int saved = errno;
+    if (pending_signal == 0) alarm(0);
+    if (restore) cts_restore_terminal();
+    // Stopped by the default action of the signal itself, so the shell reports the job as stopped (by SIGTSTP).
+    signal(SIGTSTP, SIG_DFL);
+    sigset_t set;
+    sigemptyset(&set);
+    sigaddset(&set, SIGTSTP);
+    sigprocmask(SIG_UNBLOCK, &set, NULL);
+    raise(SIGTSTP);
+    // Here after SIGCONT.
+    install_tstp();
+    suspend_requested = 0;
+    resumed = 1;
+    errno = saved;
+}
+
+static void on_tstp(int sig) {
+    (void)sig;
+    if (suspend_requested) {  // a second Ctrl-Z: the loop has not answered the first; stop from here
+        cts_suspend_now(1);
+        return;
+    }
+    suspend_requested = 1;
+    if (pending_signal == 0) alarm(grace);
+}
+
+static void on_cont(int sig) {
+    (void)sig;
+    resumed = 1;
+}
+
 void cts_install(unsigned grace_seconds) {
     grace = grace_seconds ? grace_seconds : 1;
     pending_signal = 0;
@@ -109,11 +159,23 @@ void cts_install(unsigned grace_seconds) {
     crash.sa_sigaction = on_crash;
     crash.sa_flags = SA_SIGINFO | SA_ONSTACK;
     for (unsigned i = 0; i < COUNT(crash_signals); i++) sigaction(crash_signals[i], &crash, &previous_crash[i]);
+    sigaction(SIGTSTP, NULL, &previous_tstp);
+    install_tstp();
+    struct sigaction cont;
+    memset(&cont, 0, sizeof cont);
+    sigemptyset(&cont.sa_mask);
+    cont.sa_handler = on_cont;
+    cont.sa_flags = SA_RESTART;
+    sigaction(SIGCONT, &cont, &previous_cont);
+    suspend_requested = 0;
+    resumed = 0;
     // A parent may have started us with these blocked (a mask is inherited): we must see them to quit.
     sigset_t wanted;
     sigemptyset(&wanted);
     for (unsigned i = 0; i < COUNT(quit_signals); i++) sigaddset(&wanted, quit_signals[i]);
     sigaddset(&wanted, SIGWINCH);
+    sigaddset(&wanted, SIGTSTP);
+    sigaddset(&wanted, SIGCONT);
     sigprocmask(SIG_UNBLOCK, &wanted, NULL);
     installed = 1;
 }
@@ -124,6 +186,14 @@ void cts_uninstall(void) {
     alarm(0);
     for (unsigned i = 0; i < COUNT(quit_signals); i++) sigaction(quit_signals[i], &previous_quit[i], NULL);
     for (unsigned i = 0; i < COUNT(crash_signals); i++) sigaction(crash_signals[i], &previous_crash[i], NULL);
+    sigaction(SIGTSTP, &previous_tstp, NULL);
+    sigaction(SIGCONT, &previous_cont, NULL);
 }
 
 int cts_pending_signal(void) { return pending_signal; }
+int cts_suspend_requested(void) { return suspend_requested; }
+int cts_take_resumed(void) {
+    if (!resumed) return 0;
+    resumed = 0;
+    return 1;
+}

@@ -36,6 +36,8 @@ public final class Explorer {
         case normal
         /// Zoom and pan: arrows pan the preview, + - 1 0 zoom.
         case view
+        /// The pixel inspector: a cursor on one pixel of the output, its values in the status line.
+        case inspect
         case help
         /// The current filter's details (description, fidelity and its evidence) over the screen.
         case details
@@ -106,6 +108,15 @@ public final class Explorer {
     var draggingSlider: Int?
     /// Undo histories, A/B sets and the edit in progress (`ExplorerEditing.swift`).
     var editing = EditingState()
+    /// Set while the mouse drags a point or rectangle input on the preview.
+    var previewDrag: PreviewDrag?
+    /// The pixel inspector's cursor and reading (kept after it closes, so `p` returns to the same pixel).
+    var inspector: PixelInspector?
+    let probe = PixelProbe()
+    /// The newest pixel read asked for (older answers are ignored).
+    var probeGeneration = 0
+    /// The first help row shown (the help scrolls when it does not fit).
+    var helpScroll = 0
     /// The time input being animated (0→1, looping) with `a`, if any.
     var animating: String?
     var lastSubmitted = 0
@@ -184,6 +195,19 @@ public final class Explorer {
                 frame = finished
                 imageDirty = true
                 if let error = finished.error { message = Message(text: "render failed: \(error)", isError: true) }
+                dirty = true
+            }
+            if takeProbeResult() { dirty = true }
+            // Ctrl-Z (SIGTSTP): leave curses, stop; SIGCONT (fg): back in, everything repainted.
+            if terminal.suspendRequested {
+                terminal.suspend()
+                dirty = true
+            }
+            if terminal.takeResumed() {
+                terminal.resume()
+                imageCells = nil
+                imageDirty = true
+                needsRender = true
                 dirty = true
             }
             for posted in mailbox.take() {
@@ -295,6 +319,8 @@ public final class Explorer {
     /// The preview area minus nothing: the whole region right of the tree above the controls.
     func submitPreview() {
         needsRender = false
+        // The inspected pixel follows every change of the output (and says so when there is none).
+        defer { probeInspector() }
         previewNote = nil
         let layout = layout
         guard !layout.isTooSmall, let session else { return }

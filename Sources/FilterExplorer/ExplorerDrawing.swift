@@ -55,7 +55,8 @@ extension Explorer {
         terminal.erase()
         let layout = layout
         if layout.isTooSmall {
-            drawTooSmall(layout)
+            // The help still shows (it fits any size); the rest waits for a larger window.
+            if case .help = mode { drawHelp() } else { drawTooSmall(layout) }
             terminal.refresh()
             return
         }
@@ -75,7 +76,7 @@ extension Explorer {
             }
         }
         drawStatus(layout)
-        if case .help = mode { drawHelp(layout) }
+        if case .help = mode { drawHelp() }
         if case .details = mode { drawDetails(layout) }
         terminal.refresh()
         drawPixelImage()
@@ -107,7 +108,8 @@ extension Explorer {
 
     private func drawTooSmall(_ layout: ExplorerLayout) {
         let lines = wrap("The terminal is too small (\(layout.columns)×\(layout.rows)): the explorer needs at least "
-            + "\(ExplorerLayout.minimumColumns)×\(ExplorerLayout.minimumRows). Enlarge the window, or press q to quit.",
+            + "\(ExplorerLayout.minimumColumns)×\(ExplorerLayout.minimumRows). Enlarge the window, or press q to quit "
+            + "(? shows the keys).",
             width: max(10, layout.columns - 2))
         let top = max(0, (layout.rows - lines.count) / 2)
         for (i, line) in lines.enumerated() {
@@ -237,12 +239,21 @@ extension Explorer {
         drawOverlays(geometry ?? frame.geometry)
     }
 
-    /// The widgets' marks on the image (points, the selected rectangle's corners).
+    /// The widgets' marks on the image (points, the selected rectangle's corners) and the pixel inspector's
+    /// crosshair.
     private func drawOverlays(_ geometry: PreviewGeometry) {
+        defer { drawInspectorCursor(geometry) }
         guard let session else { return }
         for (index, control) in session.controls.enumerated() {
             control.widget.drawOverlay(control, selected: index == controlCursor, geometry: geometry, explorer: self)
         }
+    }
+
+    /// The inspected pixel's cell, drawn as a crosshair in reverse video so it shows over any colour.
+    private func drawInspectorCursor(_ geometry: PreviewGeometry) {
+        guard case .inspect = mode, let inspector,
+              let cell = geometry.cell(imageX: Double(inspector.x) + 0.5, imageY: Double(inspector.y) + 0.5) else { return }
+        terminal.put(cell.y, cell.x, glyphs.unicode ? "╋" : "#", .init(.marker, bold: true, reverse: true))
     }
 
     private func drawCentered(_ text: String, in area: CellRect, _ style: Terminal.Style) {
@@ -347,36 +358,52 @@ extension Explorer {
             drawMessage(message, above: y + 1, width: width)
             return
         }
-        terminal.put(y, 0, statusText(), width: width, .init(reverse: true))
+        terminal.put(y, 0, statusText(width: width), width: width, .init(reverse: true))
     }
 
-    /// The status line's usual text: filter, the input being edited and its value, render time, help hint.
-    func statusText() -> String {
-        guard let session else { return " no filter · ? help" }
-        var parts = [" " + session.name]
+    /// The status line's usual text, fitted to `width` by priority (`StatusLine`): filter, the input being
+    /// edited and its value, the editor's keys, render time, help hint, the filter's fidelity evidence.
+    func statusText(width: Int) -> String {
+        " " + StatusLine.fit(statusParts(), width: width - 1)
+    }
+
+    func statusParts() -> [StatusLine.Part] {
+        if case .inspect = mode {
+            return inspectorStatusParts() + [.init(text: "? help", priority: 4)]
+        }
+        guard let session else { return [.init(text: "no filter", priority: 0), .init(text: "? help", priority: 1)] }
+        var parts = [StatusLine.Part(text: session.name, priority: 1)]
         if let control = currentControl {
-            parts.append("\(control.input.key) = \(control.widget.valueText(control, explorer: self))")
+            parts.append(.init(text: "\(control.input.key) = \(control.widget.valueText(control, explorer: self))", priority: 0, cuttable: true))
         }
         if let seconds = renderingFor {
-            parts.append(String(format: "rendering… %.1f s", seconds))
+            parts.append(.init(text: String(format: "rendering… %.1f s", seconds), priority: 3))
         } else if let frame, frame.error == nil, previewNote == nil {
             // The time belongs to the frame shown; a proxy frame says so (its full-size refinement follows).
+            let time = String(format: "%.0f ms", frame.renderMs + frame.chafaMs)
             let proxy = frame.proxyFactor > 1 ? " (proxy ÷\(frame.proxyFactor), refining)" : ""
-            parts.append(String(format: "%.0f ms", frame.renderMs + frame.chafaMs) + proxy)
+            parts.append(.init(text: time + proxy, short: proxy.isEmpty ? nil : time, priority: 3))
         }
-        if let ab = abLabel { parts.append("showing \(ab) (x: A/B)") }
-        parts.append("? help")
+        if let ab = abLabel { parts.append(.init(text: "showing \(ab) (x: A/B)", priority: 2)) }
+        parts.append(.init(text: "? help", priority: 4))
         // Browsing filters: the details of the current one, how sure we are of it and why.
         if focus == .filters, case .normal = mode, let fidelity = session.descriptor.fidelity {
-            parts.append("\(fidelity.status.rawValue): \(fidelity.evidence)")
+            parts.append(.init(text: "\(fidelity.status.rawValue): \(fidelity.evidence)", priority: 5, cuttable: true))
         }
-        switch mode {
+        let hint: (String, String)? = switch mode {
         case .editor(let editor):
-            if let hint = currentControl?.widget.editorHint(editor) { parts.append(hint) }
-        case .view: parts.append("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done")
-        default: break
+            currentControl.flatMap { control in
+                control.widget.editorHint(editor).map { ($0, control.widget.editorShortHint(editor) ?? $0) }
+            }
+        case .view: ("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done", "view: arrows, + - 1 0, Enter")
+        default: nil
         }
-        return parts.joined(separator: " · ")
+        if let hint {
+            // While an editor is open its keys matter more than the filter's name.
+            parts[0].priority = 2
+            parts.append(.init(text: hint.0, short: hint.1, priority: 1))
+        }
+        return parts
     }
 
     /// A message over the status line, wrapped upwards over as many rows as it needs (at most four).
@@ -425,22 +452,28 @@ extension Explorer {
         }
     }
 
-    private func drawHelp(_ layout: ExplorerLayout) {
-        let width = min(layout.columns - 4, 86)
-        let height = min(layout.rows - 2, Self.keyHelp.count + 4)
-        let x = (layout.columns - width) / 2, y = max(1, (layout.rows - height) / 2)
-        terminal.fill(y, x, width: width, height: height, .init(reverse: true))
-        terminal.put(y, x + 2, "Keys (any key closes)", width: width - 4, .init(bold: true, reverse: true))
-        let keyWidth = min(32, Self.keyHelp.map { $0.0.count }.max() ?? 10)
-        for (i, (keys, meaning)) in Self.keyHelp.enumerated() {
-            let row = y + 2 + i
-            guard row < y + height - 1 else {
-                terminal.put(y + height - 1, x + 2, "… (enlarge the terminal to see every key)", width: width - 4,
-                             .init(reverse: true))
-                break
+    /// The help (`?`): every key, wrapped to the screen's width, scrolled when taller than the screen.
+    private func drawHelp() {
+        let help = HelpLayout(entries: Self.keyHelp, columns: terminal.cols, rows: terminal.rows)
+        helpScroll = min(max(0, helpScroll), help.maximumScroll)
+        let box = help.box
+        let inner = box.width - 4
+        let style = Terminal.Style(reverse: true)
+        terminal.fill(box.y, box.x, width: box.width, height: box.height, style)
+        terminal.put(box.y, box.x + 2, help.title(width: inner), width: inner, .init(bold: true, reverse: true))
+        for (i, row) in help.rows.dropFirst(helpScroll).prefix(help.visibleCount).enumerated() {
+            let y = box.y + 1 + i
+            if help.keyWidth > 0 {
+                terminal.put(y, box.x + 2, row.keys, width: help.keyWidth, .init(bold: true, reverse: true))
+                terminal.put(y, box.x + 3 + help.keyWidth, row.text, width: inner - help.keyWidth - 1, style)
+            } else if !row.keys.isEmpty {
+                terminal.put(y, box.x + 2, row.keys, width: inner, .init(bold: true, reverse: true))
+            } else {
+                terminal.put(y, box.x + 2, row.text, width: inner, style)
             }
-            terminal.put(row, x + 2, keys, width: keyWidth, .init(bold: true, reverse: true))
-            terminal.put(row, x + 3 + keyWidth, meaning, width: width - keyWidth - 5, .init(reverse: true))
+        }
+        if let position = help.position(scroll: helpScroll) {
+            terminal.put(box.maxY - 1, box.maxX - 2 - position.count, position, .init(bold: true, reverse: true))
         }
     }
 }

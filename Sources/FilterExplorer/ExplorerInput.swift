@@ -23,13 +23,14 @@ extension Explorer {
         ("r  R", "reset the input / all inputs of the filter"),
         ("u  U", "undo / redo the last edit of this filter"),
         ("x", "A/B: keep these values, show the other set"),
+        ("mouse on the preview", "with a point input selected, click or drag to place it; drag moves a rectangle input"),
     ]
 
     private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
         ("a", "animate the time input 0→1, looping (transitions); a again stops"),
-        ("e", "export the output at full resolution (shows the render command)"),
+        ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
@@ -37,7 +38,10 @@ extension Explorer {
         ("f", "full-screen preview (hides the list and the inputs; arrows pan when zoomed)"),
         ("Ctrl-L", "redraw the screen"),
         ("i", "details of the filter: description, fidelity and why; a reduction's values (RGBA numbers)"),
-        ("?", "this help"),
+        ("p", "pixel inspector: arrows (Shift: a cell) or a click move a cursor; the status line shows the pixel's "
+            + "position and exported RGBA (8-bit sRGB, linear); Esc leaves"),
+        ("Ctrl-Z", "suspend to the shell (fg comes back)"),
+        ("?", "this help (↑↓ PgUp PgDn Home End scroll it)"),
     ]
 
     func handle(_ event: InputEvent) {
@@ -55,7 +59,13 @@ extension Explorer {
 
     private func handleKey(_ key: Key) {
         switch mode {
-        case .help, .details:
+        case .help:
+            // Scroll keys scroll a help taller than the screen; any other key closes it.
+            let help = HelpLayout(entries: Self.keyHelp, columns: terminal.cols, rows: terminal.rows)
+            if let scroll = help.scrolled(helpScroll, by: key) { helpScroll = scroll } else { mode = .normal }
+        case .inspect:
+            inspectorKey(key)
+        case .details:
             mode = .normal
         case .text(var entry):
             let outcome = entry.field.handle(key)
@@ -87,7 +97,11 @@ extension Explorer {
     private func globalKey(_ key: Key) -> Bool {
         switch key {
         case .char("q"), .char("Q"): running = false
-        case .char("?"), .function(1): mode = .help
+        case .char("?"), .function(1):
+            helpScroll = 0
+            mode = .help
+        case .char("p"):
+            startInspector()
         case .char("i"):
             guard let session else { return true }
             do { reductionValues = try session.reductionValues(context: context) } catch {
@@ -324,15 +338,28 @@ extension Explorer {
 
     private func handleMouse(_ mouse: MouseEvent) {
         let layout = layout
-        guard !layout.isTooSmall else { return }
         if mouse.action == .release {
             if draggingSlider != nil {
                 draggingSlider = nil
                 endEditGroup()
             }
+            if previewDrag != nil {
+                previewDrag = nil
+                endEditGroup()
+            }
             return
         }
-        if case .help = mode { mode = .normal; return }
+        if case .help = mode {
+            // The wheel scrolls the help; a click closes it.
+            let help = HelpLayout(entries: Self.keyHelp, columns: terminal.cols, rows: terminal.rows)
+            switch mouse.action {
+            case .wheelUp: helpScroll = help.scrolled(helpScroll, by: .up) ?? helpScroll
+            case .wheelDown: helpScroll = help.scrolled(helpScroll, by: .down) ?? helpScroll
+            default: mode = .normal
+            }
+            return
+        }
+        guard !layout.isTooSmall else { return }
         if case .details = mode { mode = .normal; return }
         if case .text = mode { return }
         // An open editor's own drawing (a list) takes clicks on it first.
@@ -343,6 +370,18 @@ extension Explorer {
             return
         }
         let (x, y) = (mouse.x, mouse.y)
+        // Inspecting: a click or drag on the preview puts the cursor on the pixel under the pointer.
+        if case .inspect = mode, layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .drag
+            || mouse.action == .click, let geometry {
+            let pixel = pixel(atCellX: x, y: y, in: geometry)
+            moveInspector(toX: pixel.x, y: pixel.y)
+            return
+        }
+        // A drag that began on the preview stays with the preview wherever the pointer goes (not the inputs').
+        if previewDrag != nil, mouse.action == .drag {
+            previewPress(x: x, y: y, action: .drag)
+            return
+        }
         // The wheel over the preview zooms around the image point under the pointer.
         if layout.preview.contains(x: x, y: y), mouse.action == .wheelUp || mouse.action == .wheelDown, let geometry {
             let point = geometry.imagePoint(cellX: x, cellY: y)
@@ -385,10 +424,8 @@ extension Explorer {
                 if holds { draggingSlider = row } else if draggingSlider == nil { endEditGroup() }
             default: return
             }
-        } else if layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .drag,
-                  let geometry, let control = currentControl {
-            let point = geometry.imagePoint(cellX: x, cellY: y)
-            control.widget.previewMouse(at: (point.x, point.y), control: control, explorer: self)
+        } else if layout.preview.contains(x: x, y: y), mouse.action == .press || mouse.action == .click {
+            previewPress(x: x, y: y, action: .press)
         }
     }
 }

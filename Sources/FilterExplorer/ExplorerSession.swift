@@ -365,22 +365,7 @@ public final class FilterSession {
         let extent = framing.image.extent
         guard !extent.isEmpty, !extent.isInfinite else { return [] }
         let row = Rect(x: extent.minX, y: extent.minY, width: min(extent.width, Double(limit)), height: 1).integral
-        let buffer = try context.render(framing.image, rect: row)
-        var lines: [String] = []
-        for i in 0..<Int(row.width) {
-            let x = Int(row.x) + i, y = Int(row.y)
-            let p = buffer.pixel(x: x, y: y)
-            func f(_ v: Float) -> String { String(format: "%.4f", v) }
-            let linear = [p.x, p.y, p.z, p.w].map(f).joined(separator: " ")
-            // Encoded as a file gets it: un-premultiplied, sRGB curve, 8 bits.
-            let a = p.w
-            let encoded = [p.x, p.y, p.z].map { v -> String in
-                let straight = a > 0 ? v / a : 0
-                let e = ColorMath.sRGB(fromLinear: min(1, max(0, straight)))
-                return "\(Int((e * 255).rounded()))"
-            } + ["\(Int((min(1, max(0, a)) * 255).rounded()))"]
-            lines.append("(\(x),\(y)) linear RGBA \(linear) · sRGB 8-bit \(encoded.joined(separator: " "))")
-        }
+        var lines = try PixelReading.read(framing.image, rect: row, context: context).map(\.description)
         if extent.width > row.width { lines.append("… \(Int(extent.width))×\(Int(extent.height)) pixels in all") }
         return lines
     }

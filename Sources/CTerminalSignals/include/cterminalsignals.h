@@ -22,4 +22,15 @@ void cts_uninstall(void);
 int cts_pending_signal(void);
 /// Restores the terminal now: the saved settings and the restore sequence.
 void cts_restore_terminal(void);
+
+/// Job control. SIGTSTP (Ctrl-Z, `kill -TSTP`) sets a flag the interface loop polls: it leaves curses and calls
+/// `cts_suspend_now(0)`, which stops the process. If the loop has not answered within the grace period, or a second
+/// SIGTSTP arrives, the handler restores the terminal itself and stops. SIGCONT (`fg`, `bg`, `kill -CONT`) sets
+/// a flag that asks the loop to re-enter curses and repaint everything.
+int cts_suspend_requested(void);
+/// Stops the process now by SIGTSTP's default action (`restore`: restore the terminal first); returns after
+/// SIGCONT, with the request cleared and the resumed flag set.
+void cts_suspend_now(int restore);
+/// Whether SIGCONT arrived since the last call (and clears it).
+int cts_take_resumed(void);
 #endif

@@ -135,7 +135,7 @@ public final class Terminal {
     public func stop() {
         guard running else { return }
         running = false
-        if mouseEnabled { mousemask(0, nil) }
+        if mouseEnabled { setMouse(false) }
         endwin()
         if let screen { delscreen(screen) }
         screen = nil
@@ -205,6 +205,33 @@ public final class Terminal {
     /// The signal (SIGINT, SIGTERM, SIGHUP, SIGQUIT ...) that asked us to quit, or 0.
     public var pendingSignal: Int32 { cts_pending_signal() }
 
+    // MARK: Job control
+
+    /// Whether Ctrl-Z (SIGTSTP) asked to suspend.
+    public var suspendRequested: Bool { cts_suspend_requested() != 0 }
+
+    /// Leaves curses mode (the shell's tty settings, the normal screen, mouse reporting off) and stops the process
+    /// as Ctrl-Z does; returns once it is continued (`fg`). Call `resume` then.
+    public func suspend() {
+        if mouseEnabled { writeRaw(Self.mouseMotionOff) }
+        endwin()
+        fflush(nil)
+        cts_suspend_now(0)
+    }
+
+    /// Whether SIGCONT arrived (after a stop, or sent alone) since the last call.
+    public func takeResumed() -> Bool { cts_take_resumed() != 0 }
+
+    /// Back after a stop: curses mode again (the shell may have changed the tty), and every cell repainted on
+    /// the next refresh.
+    public func resume() {
+        // After a stop the handler made itself (a stuck loop), curses still thinks it owns the screen.
+        if !isendwin() { endwin() }
+        clearok(cnc_stdscr(), true)
+        CNcursesW.refresh()
+        if mouseEnabled { setMouse(true) }
+    }
+
     /// Waits up to the input timeout (30 ms) for a key, a mouse event or a resize.
     public func readEvent() -> InputEvent? {
         var value: Int32 = 0
@@ -230,9 +257,17 @@ public final class Terminal {
         return nil
     }
 
+    /// Button-event tracking (xterm mode 1002): motion is reported while a button is held, so a press-drag
+    /// reaches us as drag events. ncurses asks only for clicks (mode 1000) on most terminal entries.
+    static let mouseMotionOn = "\u{1b}[?1002h"
+    static let mouseMotionOff = "\u{1b}[?1002l"
+
     public func setMouse(_ on: Bool) {
         mouseEnabled = on
         mousemask(on ? cnc_all_mouse_events() : 0, nil)
+        // Written after ncurses' mode 1000, which would replace it (terminals keep the last tracking mode set).
+        fflush(nil)
+        writeRaw(on ? Self.mouseMotionOn : Self.mouseMotionOff)
     }
 
     // MARK: Drawing

@@ -75,6 +75,7 @@ struct ChoiceWidget: InputWidget {
 
     var editorCoversPreview: Bool { true }
     func editorHint(_ editor: WidgetEditor) -> String? { "list: ↑↓ choose, Enter done, Esc cancel, click picks" }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "list: ↑↓, Enter/Esc" }
 
     /// The list's box: above the row when there is room, else below it.
     func listRect(rowY: Int, x: Int, explorer: Explorer) -> CellRect {
@@ -121,6 +122,7 @@ extension PickerBackedWidget {
     }
     var editorCoversPreview: Bool { true }
     func editorHint(_ editor: WidgetEditor) -> String? { picker.editorHint(editor) }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { picker.editorShortHint(editor) }
     func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {
         picker.drawEditor(editor, control: control, rowY: rowY, explorer: explorer)
     }

@@ -55,4 +55,5 @@ struct ColorWidget: InputWidget {
     }
 
     func editorHint(_ editor: WidgetEditor) -> String? { "colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel" }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "colour: ↑↓ ←→ #, Enter/Esc" }
 }

@@ -26,8 +26,9 @@ protocol InputWidget: Sendable {
     /// A press, click or drag on the row at `column` of the value area (`width` columns, the slider bar's).
     /// Returns true to keep receiving drags until the button is released.
     func rowMouse(_ action: MouseEvent.Action, column: Int, width: Int, control: InputControl, explorer: Explorer) -> Bool
-    /// A press or drag on the preview at image point `point` (bottom-left origin).
-    func previewMouse(at point: (x: Double, y: Double), control: InputControl, explorer: Explorer)
+    /// A press or drag on the preview: `drag.start` is the image point pressed (bottom-left origin) and the
+    /// input's value then, `point` where the pointer is now.
+    func previewDrag(_ drag: PreviewDrag, to point: (x: Double, y: Double), control: InputControl, explorer: Explorer)
 
     /// Text entry: the prompt, the text it starts with, and what the typed text does (throws a reason).
     func textPrompt(_ control: InputControl) -> String
@@ -38,6 +39,8 @@ protocol InputWidget: Sendable {
     /// what it draws besides the row (a list, a box). `editorMouse` returns nil when the click is not on it.
     func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome
     func editorHint(_ editor: WidgetEditor) -> String?
+    /// The hint for a narrow status line (nil: `editorHint` itself).
+    func editorShortHint(_ editor: WidgetEditor) -> String?
     func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer)
     func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome?
     /// Whether the editor draws over the preview (a list), so a graphics-protocol image must give way to it.
@@ -106,8 +109,9 @@ extension InputWidget {
 
     func rowMouse(_ action: MouseEvent.Action, column: Int, width: Int, control: InputControl, explorer: Explorer) -> Bool { false }
 
-    func previewMouse(at point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
-        explorer.message = .init(text: "choose a point input to place it with the mouse", isError: false)
+    func previewDrag(_ drag: PreviewDrag, to point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
+        explorer.message = .init(text: "choose a point or rectangle input to place it with the mouse (p inspects pixels)",
+                                 isError: false)
     }
 
     func textPrompt(_ control: InputControl) -> String { "\(control.input.key) = " }
@@ -123,6 +127,7 @@ extension InputWidget {
 
     func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome { .editing }
     func editorHint(_ editor: WidgetEditor) -> String? { nil }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { nil }
     var editorCoversPreview: Bool { false }
     func drawEditor(_ editor: WidgetEditor, control: InputControl, rowY: Int, explorer: Explorer) {}
     func editorMouse(_ mouse: MouseEvent, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome? { nil }

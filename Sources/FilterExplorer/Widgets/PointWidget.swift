@@ -28,8 +28,10 @@ struct PointWidget: InputWidget {
     }
 
     func editorHint(_ editor: WidgetEditor) -> String? { "point: arrows move (Shift/HJKL ×10), click places, Enter done, Esc cancel" }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "point: arrows, click, Enter/Esc" }
 
-    func previewMouse(at point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
+    /// The point follows the pointer.
+    func previewDrag(_ drag: PreviewDrag, to point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
         let rect = explorer.samples.sourceRect
         let v = offset ? [point.x - rect.midX, point.y - rect.midY] : [point.x, point.y]
         explorer.apply(.vector(v.map { $0.rounded() }), to: control.input.key)

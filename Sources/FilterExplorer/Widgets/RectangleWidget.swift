@@ -31,10 +31,14 @@ struct RectangleWidget: InputWidget {
     }
 
     func editorHint(_ editor: WidgetEditor) -> String? { "rectangle: arrows move, c move/resize, Enter done, Esc cancel" }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "rectangle: arrows, c, Enter/Esc" }
 
-    func previewMouse(at point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
-        guard case .vector(let r)? = explorer.session?.value(forKey: control.input.key), r.count == 4 else { return }
-        explorer.apply(.vector([point.x.rounded(), point.y.rounded(), r[2], r[3]]), to: control.input.key)
+    /// A drag moves the rectangle by as far as the pointer moved, keeping its size; a press alone changes nothing.
+    func previewDrag(_ drag: PreviewDrag, to point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
+        guard case .vector(let r)? = drag.startValue, r.count == 4 else { return }
+        let moved = [r[0] + (point.x - drag.start.x).rounded(), r[1] + (point.y - drag.start.y).rounded(), r[2], r[3]]
+        if case .vector(let now)? = explorer.session?.value(forKey: control.input.key), now == moved { return }
+        explorer.apply(.vector(moved), to: control.input.key)
     }
 
     func drawOverlay(_ control: InputControl, selected: Bool, geometry: PreviewGeometry, explorer: Explorer) {

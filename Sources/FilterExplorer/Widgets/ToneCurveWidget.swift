@@ -19,7 +19,7 @@ struct ToneCurveWidget: InputWidget {
         openEditor(control, explorer: explorer, keys: (0..<ToneCurveEditor.pointCount).map(ToneCurveEditor.key))
     }
 
-    func previewMouse(at point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
+    func previewDrag(_ drag: PreviewDrag, to point: (x: Double, y: Double), control: InputControl, explorer: Explorer) {
         explorer.message = .init(text: "tone-curve points move with the arrow keys: Enter opens the curve editor", isError: false)
     }
 
@@ -47,6 +47,7 @@ struct ToneCurveWidget: InputWidget {
     }
 
     func editorHint(_ editor: WidgetEditor) -> String? { "curve: Tab/0-4 point, arrows move (Shift ×10), Enter done, Esc cancel" }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "curve: Tab, arrows, Enter/Esc" }
 
     /// The curve as the engine computes it, the diagonal for reference, the points by number with the selected
     /// one highlighted. Cells are about twice as tall as wide, so the box is twice as wide as tall.

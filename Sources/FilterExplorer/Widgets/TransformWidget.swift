@@ -44,4 +44,5 @@ struct TransformWidget: InputWidget {
     }
 
     func editorHint(_ editor: WidgetEditor) -> String? { "transform: ↑↓ handle, ←→ step (Shift coarse), Enter done, Esc cancel" }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "transform: ↑↓ ←→, Enter/Esc" }
 }
