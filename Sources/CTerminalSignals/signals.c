@@ -140,6 +140,10 @@ static void on_tstp(int sig) {
     if (pending_signal == 0) alarm(grace);
 }
 
+void cts_reinstall_tstp(void) {
+    if (installed) install_tstp();
+}
+
 static void on_cont(int sig) {
     (void)sig;
     resumed = 1;

@@ -380,7 +380,10 @@ struct TmuxExplorerTests {
         try tmux.start(["explore"])
         try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
         tmux.send("?")
-        try tmux.waitFor("the help lists the keys") { $0.contains("Keys (any key closes)") && $0.contains("Ctrl-L") }
+        // The help is longer than 40 rows now: it scrolls (End shows its last entries).
+        try tmux.waitFor("the help lists the keys") { $0.contains("Keys (any key closes)") && $0.contains("quit (state is saved)") }
+        tmux.send("End")
+        try tmux.waitFor("the help scrolls to its end") { $0.contains("Ctrl-L") }
         tmux.send("Escape")
         tmux.send("C-c")
         try tmux.waitFor("Ctrl-C ends it") { $0.contains("EXITED:130") }

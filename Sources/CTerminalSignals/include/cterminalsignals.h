@@ -33,4 +33,7 @@ int cts_suspend_requested(void);
 void cts_suspend_now(int restore);
 /// Whether SIGCONT arrived since the last call (and clears it).
 int cts_take_resumed(void);
+/// Our SIGTSTP handler again: ncurses saves and restores the handler around endwin and refresh, and may put back
+/// one it saved earlier.
+void cts_reinstall_tstp(void);
 #endif

@@ -229,6 +229,7 @@ public final class Terminal {
         if !isendwin() { endwin() }
         clearok(cnc_stdscr(), true)
         CNcursesW.refresh()
+        cts_reinstall_tstp()
         if mouseEnabled { setMouse(true) }
     }
 
