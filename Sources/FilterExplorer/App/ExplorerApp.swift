@@ -106,7 +106,7 @@ public final class Explorer {
     var running = true
     /// Set while the mouse drags a slider knob (the control's index).
     var draggingSlider: Int?
-    /// Undo histories, A/B sets and the edit in progress (`ExplorerEditing.swift`).
+    /// Undo histories, A/B sets and the edit in progress (`App/ExplorerEditing.swift`).
     var editing = EditingState()
     /// Set while the mouse drags a point or rectangle input on the preview.
     var previewDrag: PreviewDrag?
