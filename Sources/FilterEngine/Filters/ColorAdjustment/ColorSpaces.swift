@@ -1,62 +1,5 @@
 import Foundation
 
-/// Span helpers shared by the colour adjustments: straight (un-premultiplied) colour in place, and conversions
-/// between the working space and a named colour space. Each is its own short loop over a span that is still in
-/// L1 cache, so every loop vectorises; a kernel chains them (unpremultiply, convert, work, convert back,
-/// premultiply).
-enum SpanColor {
-    /// Divides colour by alpha (transparent pixels get colour 0).
-    @inline(__always) static func unpremultiply(_ p: PlanarRow, _ count: Int) {
-        let (r, g, b, a) = (p.r, p.g, p.b, p.a)
-        for i in 0..<count {
-            let alpha = a[i]
-            let inv: Float = alpha > 0 ? 1 / alpha : 0
-            r[i] *= inv; g[i] *= inv; b[i] *= inv
-        }
-    }
-
-    /// Multiplies colour by alpha.
-    @inline(__always) static func premultiply(_ p: PlanarRow, _ count: Int) {
-        let (r, g, b, a) = (p.r, p.g, p.b, p.a)
-        for i in 0..<count {
-            let alpha = a[i]
-            r[i] *= alpha; g[i] *= alpha; b[i] *= alpha
-        }
-    }
-
-    /// The sRGB transfer curve applied to each colour channel (sign kept for extended range).
-    @inline(__always) static func encodeSRGB(_ p: PlanarRow, _ count: Int) {
-        let (r, g, b) = (p.r, p.g, p.b)
-        for i in 0..<count {
-            r[i] = ColorMath.sRGB(fromLinear: r[i])
-            g[i] = ColorMath.sRGB(fromLinear: g[i])
-            b[i] = ColorMath.sRGB(fromLinear: b[i])
-        }
-    }
-
-    /// The inverse of `encodeSRGB`.
-    @inline(__always) static func decodeSRGB(_ p: PlanarRow, _ count: Int) {
-        let (r, g, b) = (p.r, p.g, p.b)
-        for i in 0..<count {
-            r[i] = ColorMath.linear(fromSRGB: r[i])
-            g[i] = ColorMath.linear(fromSRGB: g[i])
-            b[i] = ColorMath.linear(fromSRGB: b[i])
-        }
-    }
-
-    /// A 3×3 matrix (rows) applied to the colour channels.
-    @inline(__always) static func multiply(_ p: PlanarRow, _ count: Int, _ m: [Float]) {
-        let (r, g, b) = (p.r, p.g, p.b)
-        let (m0, m1, m2, m3, m4, m5, m6, m7, m8) = (m[0], m[1], m[2], m[3], m[4], m[5], m[6], m[7], m[8])
-        for i in 0..<count {
-            let cr = r[i], cg = g[i], cb = b[i]
-            r[i] = m0 * cr + m1 * cg + m2 * cb
-            g[i] = m3 * cr + m4 * cg + m5 * cb
-            b[i] = m6 * cr + m7 * cg + m8 * cb
-        }
-    }
-}
-
 /// The colour spaces a colour table or curve can be defined in (the `inputColorSpace` of CIColorCubeWithColorSpace,
 /// CIColorCubesMixedWithMask and CIColorCurves), given by name. Core Image takes a CGColorSpace there; here
 /// the common ones are named: "sRGB", "linear" (linear-light sRGB, the working space) and "Display P3".
@@ -163,26 +106,3 @@ extension FilterInputs {
     }
 }
 
-/// Whole-image measurements feeding a per-pixel kernel (Otsu's threshold, an image's peak): a general kernel
-/// reduces the input to one pixel once per render, and the result is clamped to an infinite image, so a colour
-/// kernel reads it as its second input at every pixel and still fuses with its neighbours.
-enum ImageMeasure {
-    /// An infinite image whose every pixel is `measure` of the input's pixels over its (finite) extent.
-    static func everywhere(_ image: Image, name: String,
-                           _ measure: @escaping @Sendable (_ pixels: PixelBuffer, _ area: PixelRect) -> Pixel) throws -> Image {
-        guard !image.extent.isInfinite else {
-            throw FilterError("\(name) measures the whole image, so its input must be finite (crop it first)")
-        }
-        let area = image.pixelExtent
-        guard !area.isEmpty else { return Image(color: .clear) }
-        let kernel = GeneralKernel(name: name, parallel: false, roi: { _, _ in area }) { context in
-            let value = measure(context.inputs[0], area)
-            for y in context.rect.y..<context.rect.maxY {
-                let row = context.output.row(y) + (context.rect.x - context.output.rect.x)
-                for x in 0..<context.rect.width { row[x] = value }
-            }
-        }
-        let one = Rect(x: Double(area.x), y: Double(area.y), width: 1, height: 1)
-        return kernel.apply(extent: one, inputs: [image]).clampedToExtent()
-    }
-}
