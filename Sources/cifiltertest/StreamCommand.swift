@@ -9,24 +9,26 @@ struct StreamCommand: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "stream",
         abstract: "Filter a YUV4MPEG2 (Y4M) video stream through a chain or recipe: Y4M in, Y4M out.",
+        // As render's: each paragraph one line (`\` continues it), wrapped by ArgumentParser; examples under 80 columns.
         discussion: """
-        Reads 8-bit Y4M (C420jpeg, C420, C420mpeg2, C420paldv, C422, C444, Cmono) from standard input or -i FILE,
-        converts each frame from Y'CbCr to the engine's linear working space (chroma upsampled bilinearly at its
-        siting), renders the chain (given as for `render`) over the frame and writes Y4M in the same layout,
+        Reads 8-bit Y4M (C420jpeg, C420, C420mpeg2, C420paldv, C422, C444, Cmono) from standard input or -i FILE, \
+        converts each frame from Y'CbCr to the engine's linear working space (chroma upsampled bilinearly at its \
+        siting), renders the chain (given as for `render`) over the frame and writes Y4M in the same layout, \
         matrix and range to standard output or -o FILE. Rate, interlacing and pixel aspect are carried through.
 
-        Colour: Y4M has no matrix tag; BT.709 is used for HD frames (1280 wide or 720 high and up), BT.601
-        otherwise. XCOLORRANGE=FULL|LIMITED gives the range (video range when absent). --matrix and --range
+        Colour: Y4M has no matrix tag; BT.709 is used for HD frames (1280 wide or 720 high and up), BT.601 \
+        otherwise. XCOLORRANGE=FULL|LIMITED gives the range (video range when absent). --matrix and --range \
         override what the input is read as; --output-matrix, --output-range and --output-chroma change the output.
 
-        Frames pass through bounded queues (--queue, 4 frames) between a reader, the renderer and a writer
-        thread, so memory stays flat however long the stream. When the renderer falls behind, the reader waits
-        (no frame lost: right for files) or with --drop drops the newest input frames (right for live sources).
+        Frames pass through bounded queues (--queue, 4 frames) between a reader, the renderer and a writer \
+        thread, so memory stays flat however long the stream. When the renderer falls behind, the reader waits \
+        (no frame lost: right for files) or with --drop drops the newest input frames (right for live sources). \
         A summary goes to standard error: frames in, out and dropped, and frames per second.
 
-          ffmpeg -i in.mp4 -f yuv4mpegpipe - | cifiltertest stream --recipe Looks/vintage-film.json | ffplay -
+          ffmpeg -i in.mp4 -f yuv4mpegpipe - \\
+              | cifiltertest stream --recipe Looks/vintage-film.json | ffplay -
           cifiltertest stream HistogramEqualization < in.y4m > out.y4m
-          cifiltertest stream --bench --recipe Looks/vintage-film.json       # fps on a synthetic 1080p stream
+          cifiltertest stream --bench --recipe Looks/vintage-film.json   # fps, 1080p
         """
     )
 
