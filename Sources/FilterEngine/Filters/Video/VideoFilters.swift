@@ -118,19 +118,19 @@ enum VideoFilters {
             let source = context.inputs[0], table = context.inputs[1]
             let encode = encodeTable.values, decode = decodeTable.values
             let count = context.rect.width
-            // The maps as plain floats: row r (tile and channel) at maps[r * bins].
-            let maps = UnsafeMutablePointer<Float>.allocate(capacity: mapsRect.area)
+            // The maps' values are the red channel of the maps image: row r (tile and channel), level k at
+            // pixel r * bins + k, read in place (every band shares them; no copy per band).
+            let maps = UnsafeRawPointer(table.pixels).assumingMemoryBound(to: Float.self)
             let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * count)
-            defer { maps.deallocate(); planes.deallocate() }
-            for i in 0..<mapsRect.area { maps[i] = table.pixels[i].x }
+            defer { planes.deallocate() }
             let row = PlanarRow(base: planes, stride: count)
             let luma = planes + 4 * count, scratch = planes + 5 * count
             // The map of row `r` at the encoded value v, interpolated between levels.
             @inline(__always) func map(_ r: Int, _ v: Float) -> Float {
                 let t = EncodedCurves.clamp01(v) * Float(bins - 1)
                 let k = min(Int(t), bins - 2), f = t - Float(k)
-                let p = maps + r * bins + k
-                return p[0] + (p[1] - p[0]) * f
+                let p = maps + 4 * (r * bins + k)
+                return p[0] + (p[4] - p[0]) * f
             }
             // The tile (as a row offset) and the blend weight along one axis, for a pixel centre at `position`.
             @inline(__always) func axis(_ position: Float, _ size: Float) -> (Int, Int, Float) {
