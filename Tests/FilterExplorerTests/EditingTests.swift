@@ -19,6 +19,15 @@ import Testing
         }
     }
 
+    /// Deep nesting is refused with a reason, not a stack overflow; nesting within the limit still works.
+    @Test func deepNestingIsRefusedNotACrash() throws {
+        let deep = String(repeating: "(", count: 200_000) + "1" + String(repeating: ")", count: 200_000)
+        #expect(reason(deep)?.contains("nested") == true)
+        #expect(reason(String(repeating: "-", count: 200_000) + "1")?.contains("nested") == true)
+        #expect(try value(String(repeating: "(", count: 100) + "2" + String(repeating: ")", count: 100)) == 2)
+        #expect(try value(String(repeating: "-", count: 100) + "3") == 3)
+    }
+
     @Test func knownValues() throws {
         #expect(try value("0.25") == 0.25)
         #expect(try value("pi/4") == Double.pi / 4)

@@ -53,6 +53,10 @@ public struct NumberExpression {
     private let defaultValue: Double?
     private var index = 0
     private var usedDegrees = false
+    /// Open parentheses and signs being parsed: each is a level of recursion, so pasted text such as a
+    /// million "(" must be refused before it exhausts the stack.
+    private var depth = 0
+    private static let maximumDepth = 256
 
     private init(text: String, defaultValue: Double?) {
         characters = Array(text)
@@ -61,6 +65,11 @@ public struct NumberExpression {
 
     private func failure(_ what: String, at position: Int? = nil) -> Failure {
         Failure(reason: "\(what) at column \((position ?? index) + 1)")
+    }
+
+    private mutating func enter() throws {
+        depth += 1
+        if depth > Self.maximumDepth { throw failure("more than \(Self.maximumDepth) nested signs or parentheses") }
     }
 
     private mutating func skipSpaces() {
@@ -95,6 +104,8 @@ public struct NumberExpression {
     private mutating func unary() throws -> Double {
         if let c = peek(), c == "-" || c == "+" || c == "−" {
             index += 1
+            try enter()
+            defer { depth -= 1 }
             let value = try unary()
             return c == "+" ? value : -value
         }
@@ -134,6 +145,8 @@ public struct NumberExpression {
         let start = index
         if c == "(" {
             index += 1
+            try enter()
+            defer { depth -= 1 }
             let value = try sum()
             guard peek() == ")" else { throw failure("')' is missing (the '(' at column \(start + 1))") }
             index += 1
