@@ -1,4 +1,4 @@
-import FilterEngine
+
 import Foundation
 
 /// A YUV4MPEG2 stream's header: frame size, rate, interlacing, pixel aspect, chroma layout, and the Y'CbCr colour
@@ -7,25 +7,25 @@ import Foundation
 /// Colour: Y4M has no matrix tag, so the matrix is BT.709 for HD frames (at least 1280 wide or 720 high) and
 /// BT.601 otherwise, as players assume; the range is `XCOLORRANGE=FULL|LIMITED` (ffmpeg's tag), video range when
 /// absent. `--matrix` and `--range` override both.
-struct Y4MFormat: Equatable {
-    enum Chroma: String, CaseIterable {
+public struct Y4MFormat: Equatable, Sendable {
+    public enum Chroma: String, CaseIterable, Sendable {
         case c420jpeg = "420jpeg", c420mpeg2 = "420mpeg2", c420paldv = "420paldv", c420 = "420"
         case c422 = "422", c444 = "444", mono = "mono"
     }
-    enum Matrix: String { case bt601 = "601", bt709 = "709" }
+    public enum Matrix: String, Sendable { case bt601 = "601", bt709 = "709" }
 
-    var width: Int
-    var height: Int
+    public var width: Int
+    public var height: Int
     /// The F, I and A tags as written (rate n:d, interlacing p/t/b/m, pixel aspect n:d): carried through.
-    var frameRate = "25:1"
-    var interlacing = "p"
-    var aspect = "1:1"
-    var chroma = Chroma.c420jpeg
-    var matrix = Matrix.bt601
-    var fullRange = false
+    public var frameRate = "25:1"
+    public var interlacing = "p"
+    public var aspect = "1:1"
+    public var chroma = Chroma.c420jpeg
+    public var matrix = Matrix.bt601
+    public var fullRange = false
 
     /// Chroma samples per luma sample, across and down.
-    var chromaFactor: (x: Int, y: Int) {
+    public var chromaFactor: (x: Int, y: Int) {
         switch chroma {
         case .c444, .mono: (1, 1)
         case .c422: (2, 1)
@@ -36,7 +36,7 @@ struct Y4MFormat: Equatable {
     /// Where chroma sample j sits in luma samples: factor × j + phase (rows counted from the top). 4:2:0 JPEG
     /// (and plain 420) is centred both ways; MPEG-2 is co-sited horizontally and centred vertically; PAL DV is
     /// co-sited with the top-left luma sample (as ffmpeg reads it); 4:2:2 is co-sited (BT.601).
-    var chromaPhase: (x: Float, y: Float) {
+    public var chromaPhase: (x: Float, y: Float) {
         switch chroma {
         case .c420jpeg, .c420: (0.5, 0.5)
         case .c420mpeg2: (0, 0.5)
@@ -44,25 +44,25 @@ struct Y4MFormat: Equatable {
         }
     }
 
-    var chromaSize: (width: Int, height: Int) {
+    public var chromaSize: (width: Int, height: Int) {
         chroma == .mono ? (0, 0) : ((width + chromaFactor.x - 1) / chromaFactor.x, (height + chromaFactor.y - 1) / chromaFactor.y)
     }
 
-    var frameBytes: Int { width * height + 2 * chromaSize.width * chromaSize.height }
+    public var frameBytes: Int { width * height + 2 * chromaSize.width * chromaSize.height }
 
-    var headerLine: String {
+    public var headerLine: String {
         "YUV4MPEG2 W\(width) H\(height) F\(frameRate) I\(interlacing) A\(aspect) C\(chroma.rawValue) XCOLORRANGE=\(fullRange ? "FULL" : "LIMITED")\n"
     }
 
     /// "1920×1080 C420jpeg BT.709 video range, 25:1 fps" for messages.
-    var summary: String {
+    public var summary: String {
         "\(width)×\(height) C\(chroma.rawValue) BT.\(matrix.rawValue) \(fullRange ? "full" : "video") range, F\(frameRate)"
     }
 
     /// The HD rule: BT.709 from 1280 wide or 720 high.
-    static func defaultMatrix(width: Int, height: Int) -> Matrix { width >= 1280 || height >= 720 ? .bt709 : .bt601 }
+    public static func defaultMatrix(width: Int, height: Int) -> Matrix { width >= 1280 || height >= 720 ? .bt709 : .bt601 }
 
-    init(width: Int, height: Int, chroma: Chroma = .c420jpeg, matrix: Matrix? = nil, fullRange: Bool = false) {
+    public init(width: Int, height: Int, chroma: Chroma = .c420jpeg, matrix: Matrix? = nil, fullRange: Bool = false) {
         self.width = width
         self.height = height
         self.chroma = chroma
@@ -71,8 +71,8 @@ struct Y4MFormat: Equatable {
     }
 
     /// Parses a header line (without its newline). `maximumPixels` bounds W × H (the decode budget).
-    init(header: String, matrix: Matrix?, fullRange: Bool?, maximumPixels: Int) throws {
-        func bad(_ why: String) -> CommandError { CommandError(message: "not a usable Y4M stream: \(why)") }
+    public init(header: String, matrix: Matrix?, fullRange: Bool?, maximumPixels: Int) throws {
+        func bad(_ why: String) -> FilterError { FilterError("not a usable Y4M stream: \(why)") }
         let words = header.split(separator: " ", omittingEmptySubsequences: true)
         guard words.first == "YUV4MPEG2" else { throw bad("it does not start with \"YUV4MPEG2 \"") }
         var width: Int?, height: Int?, range: Bool?
@@ -117,7 +117,7 @@ struct Y4MFormat: Equatable {
         }
         guard let width, let height else { throw bad("the header has no W (width) or H (height) tag") }
         guard width * height <= maximumPixels else {
-            throw CommandError(message: "the Y4M frames are \(width)×\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (CIFILTERTEST_MAX_PIXELS or --max-pixels raises it)")
+            throw FilterError("the Y4M frames are \(width)×\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (CIFILTERTEST_MAX_PIXELS or --max-pixels raises it)")
         }
         format.width = width
         format.height = height
@@ -127,32 +127,32 @@ struct Y4MFormat: Equatable {
     }
 
     /// The Y'CbCr ↔ R'G'B' coefficients of this matrix and range.
-    var coefficients: YCbCrCoefficients { YCbCrCoefficients(matrix: matrix, fullRange: fullRange) }
+    public var coefficients: YCbCrCoefficients { YCbCrCoefficients(matrix: matrix, fullRange: fullRange) }
 }
 
 /// Y'CbCr ↔ R'G'B' for 8-bit samples (ITU-R BT.601 / BT.709): Y' = Kr R' + Kg G' + Kb B',
 /// Pb = (B' − Y') / (2 − 2 Kb), Pr = (R' − Y') / (2 − 2 Kr); video range Y = 16 + 219 Y', C = 128 + 224 P;
 /// full range Y = 255 Y', C = 128 + 255 P.
-struct YCbCrCoefficients {
-    let kr: Float, kb: Float
-    let yOffset: Float, yScale: Float, cScale: Float
+public struct YCbCrCoefficients: Sendable {
+    public let kr: Float, kb: Float
+    public let yOffset: Float, yScale: Float, cScale: Float
 
-    init(matrix: Y4MFormat.Matrix, fullRange: Bool) {
+    public init(matrix: Y4MFormat.Matrix, fullRange: Bool) {
         (kr, kb) = matrix == .bt709 ? (0.2126, 0.0722) : (0.299, 0.114)
         (yOffset, yScale, cScale) = fullRange ? (0, 255, 255) : (16, 219, 224)
     }
 
-    var kg: Float { 1 - kr - kb }
+    public var kg: Float { 1 - kr - kb }
 }
 
 /// Bilinear taps from a chroma plane to every luma position along one axis: for luma sample p, the chroma
 /// coordinate (p − phase) / factor, clamped to the plane, between samples `first` and `first + 1`.
-struct ChromaTaps {
-    let first: [Int32]
-    let second: [Int32]
-    let weight: [Float]
+public struct ChromaTaps: Sendable {
+    public let first: [Int32]
+    public let second: [Int32]
+    public let weight: [Float]
 
-    init(lumaCount: Int, chromaCount: Int, factor: Int, phase: Float) {
+    public init(lumaCount: Int, chromaCount: Int, factor: Int, phase: Float) {
         var first = [Int32](), second = [Int32](), weight = [Float]()
         for p in 0..<lumaCount {
             let c = min(max((Float(p) - phase) / Float(factor), 0), Float(chromaCount - 1))
@@ -165,13 +165,13 @@ struct ChromaTaps {
 
 /// One frame's planes (Y, then Cb and Cr) as read from the stream, in file order (top row first). The
 /// pipeline reuses a frame's memory once it is rendered.
-final class Y4MFrame: @unchecked Sendable {
-    let format: Y4MFormat
-    let bytes: UnsafeMutablePointer<UInt8>
+public final class Y4MFrame: @unchecked Sendable {
+    public let format: Y4MFormat
+    public let bytes: UnsafeMutablePointer<UInt8>
     /// The frame's number in the input, from 0.
-    var index = 0
+    public var index = 0
 
-    init(format: Y4MFormat) {
+    public init(format: Y4MFormat) {
         self.format = format
         bytes = .allocate(capacity: max(1, format.frameBytes))
     }
@@ -184,15 +184,15 @@ final class Y4MFrame: @unchecked Sendable {
 /// linearises it with the engine's 8-bit table (R'G'B' rounded to the nearest of 256 levels, as an 8-bit image
 /// is read; the samples carry no more). It runs inside the render, fused with the chain's first colour
 /// filters, on every render thread.
-struct Y4MDecoder: Sendable {
-    let format: Y4MFormat
-    let columns: ChromaTaps
-    let rows: ChromaTaps
+public struct Y4MDecoder: Sendable {
+    public let format: Y4MFormat
+    public let columns: ChromaTaps
+    public let rows: ChromaTaps
     /// R'G'B' × 255 = luma[Y] + the chroma terms: per-sample tables and multipliers of (C − 128).
-    let luma: [Float]
-    let crToRed: Float, cbToGreen: Float, crToGreen: Float, cbToBlue: Float
+    public let luma: [Float]
+    public let crToRed: Float, cbToGreen: Float, crToGreen: Float, cbToBlue: Float
 
-    init(format: Y4MFormat) {
+    public init(format: Y4MFormat) {
         self.format = format
         let (cw, ch) = format.chromaSize
         columns = ChromaTaps(lumaCount: format.width, chromaCount: max(cw, 1), factor: format.chromaFactor.x, phase: format.chromaPhase.x)
@@ -206,7 +206,7 @@ struct Y4MDecoder: Sendable {
         cbToGreen = -c * 2 * k.kb * (1 - k.kb) / k.kg
     }
 
-    func image(_ frame: Y4MFrame) -> Image {
+    public func image(_ frame: Y4MFrame) -> Image {
         let decoder = self
         return ColorKernel(name: "y4mFrame") { span in
             decoder.decode(frame, span: span)
@@ -273,8 +273,8 @@ struct Y4MDecoder: Sendable {
 /// composited over black (colour times alpha). Each chroma sample is the mean of the luma positions within half
 /// a chroma spacing of its siting, on both axes (positions exactly on the edge count half): for centred
 /// 4:2:0 the 2×2 block, for co-sited chroma the 1 2 1 tent; rows and columns past the frame repeat its edge.
-struct Y4MEncoder {
-    let format: Y4MFormat
+public struct Y4MEncoder {
+    public let format: Y4MFormat
     private let yOffset: Float
     /// Per chroma index, `tapCount` luma positions and weights (weight 0 pads), across and down.
     private let tapCount = 3
@@ -282,7 +282,7 @@ struct Y4MEncoder {
     private let rowTaps: [Int32], rowWeights: [Float]
     private var cb: [Float], cr: [Float], across: [Float]
 
-    init(format: Y4MFormat) {
+    public init(format: Y4MFormat) {
         self.format = format
         let k = format.coefficients
         yOffset = k.yOffset
@@ -314,7 +314,7 @@ struct Y4MEncoder {
     }
 
     /// Fills `planes` (format.frameBytes) from `rgba` (width × height × 4).
-    mutating func encode(_ rgba: UnsafePointer<UInt8>, into planes: UnsafeMutablePointer<UInt8>) {
+    public mutating func encode(_ rgba: UnsafePointer<UInt8>, into planes: UnsafeMutablePointer<UInt8>) {
         let f = format, n = f.width * f.height
         let mono = f.chroma == .mono
         @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(min(max(v + 0.5, 0), 255)) }
