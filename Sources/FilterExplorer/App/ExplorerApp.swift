@@ -11,8 +11,8 @@ public struct ExplorerOptions: Sendable {
     public var colors: ColorMode?
     /// The graphics protocol to draw the preview with (`--graphics`); nil: as the terminal offers.
     public var graphics: GraphicsProtocol?
-    /// A recipe to open (`--recipe`): its last step's filter and values, the earlier steps as a fixed upstream,
-    /// on its input image unless `imagePath` names another.
+    /// A recipe to open (`--recipe`): every step as an editable step of the chain, the last one selected, on its
+    /// input image unless `imagePath` names another.
     public var recipe: Recipe?
 
     public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil,
@@ -29,7 +29,7 @@ public struct ExplorerOptions: Sendable {
 /// The interactive explorer: owns the terminal, the filter tree, the sessions and the preview renderer.
 /// Everything here runs on the interface thread; only `PreviewRenderer` and exports work elsewhere.
 public final class Explorer {
-    enum Pane { case filters, controls }
+    enum Pane { case filters, controls, chain }
 
     /// What keys currently do beyond the normal bindings.
     enum Mode {
@@ -74,7 +74,9 @@ public final class Explorer {
     var state: ExplorerState
 
     var sessions: [String: FilterSession] = [:]
-    var session: FilterSession?
+    var session: FilterSession? { didSet { chainSessionChanged() } }
+    /// The steps edited (`App/ExplorerChain.swift`); `session` is the selected step's.
+    let chain = Chain()
     var focus: Pane = .filters
     var mode: Mode = .normal
     var controlCursor = 0
@@ -140,33 +142,14 @@ public final class Explorer {
             warnings.append("the last session ended abruptly on \(filter): its saved values were not restored")
         }
         if !warnings.isEmpty { message = Message(text: warnings.joined(separator: "; "), isError: true) }
-        let last = options.recipe?.explorerParts?.last
+        let last = options.recipe?.steps.last
         let start = [last?.filter, options.filterName, state.lastFilter, ExplorerHints.firstFilter].compactMap { $0 }
             .first { tree.list.record(named: $0) != nil } ?? tree.list.uniqueFilterNames.first
         if let start {
             tree.reveal(filterNamed: start)
             select(filterNamed: start)
         }
-        if let last { openRecipeStep(last) }
-    }
-
-    /// Shows a recipe's last step: its values over the filter's starting point (not the saved ones), and in the
-    /// status line what the source is made of and anything the explorer cannot show.
-    private func openRecipeStep(_ step: Recipe.Step) {
-        guard let session, session.name == step.filter else {
-            message = Message(text: "the recipe's filter \(step.filter) is not in the list", isError: true)
-            return
-        }
-        session.resetAll()
-        let warnings = session.apply(step)
-        var text = "recipe: \(step.filter)"
-        if let upstream = samples.upstream {
-            text += " on the output of its \(upstream.steps.count) earlier step\(upstream.steps.count == 1 ? "" : "s") ("
-                + upstream.steps.map(\.filter).joined(separator: ", ") + "), fixed as the source"
-        }
-        if !warnings.isEmpty { text += "; " + warnings.joined(separator: "; ") }
-        message = Message(text: text, isError: !warnings.isEmpty)
-        needsRender = true
+        if let recipe = options.recipe { openRecipeChain(recipe) }
     }
 
     /// Opens the explorer and runs it until the person quits or a signal arrives. The terminal is restored on
@@ -174,8 +157,7 @@ public final class Explorer {
     /// ended it (SIGINT, SIGTERM, SIGHUP), or 0 after `q`.
     public static func run(_ options: ExplorerOptions) throws -> Int32 {
         // Read the images before touching the terminal, so a missing file is a plain error message.
-        let parts = options.recipe?.explorerParts
-        let samples = try SampleLibrary(imagePath: options.imagePath ?? options.recipe?.input, upstream: parts?.upstream)
+        let samples = try SampleLibrary(imagePath: options.imagePath ?? options.recipe?.input)
         let terminal = try Terminal(forcedColors: options.colors)
         defer { terminal.stop() }
         let explorer = Explorer(options: options, samples: samples, terminal: terminal)
@@ -256,13 +238,13 @@ public final class Explorer {
 
     var layout: ExplorerLayout {
         ExplorerLayout(columns: terminal.cols, rows: terminal.rows, controlCount: session?.controls.count ?? 0,
-                       fullScreen: fullScreen)
+                       fullScreen: fullScreen, chainRows: chainStripRows)
     }
 
     func select(filterNamed name: String) {
         guard session?.name != name, let record = tree.list.record(named: name) else { return }
         closeEditor(keeping: true)
-        if let existing = sessions[name] {
+        if let existing = sessions[name], !chainHoldsElsewhere(existing) {
             session = existing
         } else {
             do {
@@ -275,7 +257,8 @@ public final class Explorer {
                         message = Message(text: [message?.text, text].compactMap { $0 }.joined(separator: "; "), isError: true)
                     }
                 }
-                sessions[name] = made
+                // Another step of the chain may hold the list's own session for this filter: this one is the step's.
+                if sessions[name] == nil || !chainHoldsElsewhere(sessions[name]!) { sessions[name] = made }
                 session = made
             } catch {
                 message = Message(text: "\(error)", isError: true)
@@ -347,8 +330,8 @@ public final class Explorer {
                 return
             }
             do {
-                framing = try session.framedOutput(proxyFactor: proxyFactor, context: context)
-                if framing.proxyFactor > 1 { refinement = try session.framedOutput(context: context).image }
+                framing = try chainFramedOutput(proxyFactor: proxyFactor)
+                if framing.proxyFactor > 1 { refinement = try chainFramedOutput().image }
             } catch {
                 message = Message(text: "\(error)", isError: true)
                 return
@@ -425,14 +408,14 @@ public final class Explorer {
             return
         }
         let framing: PreviewPlanner.Framing
-        do { framing = try session.framedOutput(context: context, forExport: true) } catch {
+        do { framing = try chainFramedOutput(forExport: true) } catch {
             message = Message(text: "export failed: \(error)", isError: true)
             return
         }
-        let files = session.exportFiles(output: path)
-        let recipe = session.recipe(output: path, crop: framing.rect, allValues: true)
+        let files = chainExportFiles(output: path)
+        guard let recipe = chainRecipe(output: path, crop: framing.rect, allValues: true) else { return }
         let recipePath = FilterSession.recipePath(output: path)
-        let command = session.renderCommand(output: path, crop: framing.rect)
+        let command = chainRenderCommand(output: path, crop: framing.rect)
         let context = context
         let mailbox = mailbox
         message = Message(text: "exporting \(path)…", isError: false)

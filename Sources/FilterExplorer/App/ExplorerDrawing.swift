@@ -71,6 +71,7 @@ extension Explorer {
                 control.widget.drawPanel(control, area: layout.preview, editing: editor != nil, explorer: self)
             }
             drawControls(layout)
+            drawChainStrip(layout)
             if let editor, let control = currentControl {
                 control.widget.drawEditor(editor, control: control, rowY: currentRowY, explorer: self)
             }
@@ -121,6 +122,7 @@ extension Explorer {
         let rect = samples.sourceRect
         var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
         parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
+        if let chainLabel = chainTitleLabel { parts.append(chainLabel) }
         parts.append(zoomLabel)
         if !showOriginal, let extent = outputExtent { parts.append(Self.extentLabel(extent, shown: framedRect)) }
         if fullScreen { parts.append("full screen (f)") }
@@ -396,7 +398,7 @@ extension Explorer {
                 control.widget.editorHint(editor).map { ($0, control.widget.editorShortHint(editor) ?? $0) }
             }
         case .view: ("view: arrows pan (Shift: half a view), + - zoom, 1 1:1, 0 fit, Enter done", "view: arrows, + - 1 0, Enter")
-        default: nil
+        default: chainHint
         }
         if let hint {
             // While an editor is open its keys matter more than the filter's name.

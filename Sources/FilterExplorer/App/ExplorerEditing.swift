@@ -32,7 +32,7 @@ extension Explorer {
 
     private func record(_ before: FilterSession.Snapshot, in session: FilterSession) {
         guard !before.isSame(as: session.snapshot()) else { return }
-        editing.histories[session.name, default: UndoHistory()].record(before)
+        editing.histories[historyKey(session), default: UndoHistory()].record(before)
     }
 
     /// Starts an edit made of many changes (an editor, a drag); groups nest.
@@ -53,13 +53,13 @@ extension Explorer {
     func undo(redo: Bool) {
         closeEditor(keeping: true)
         guard let session else { return }
-        var history = editing.histories[session.name, default: UndoHistory()]
+        var history = editing.histories[historyKey(session), default: UndoHistory()]
         let now = session.snapshot()
         guard let target = redo ? history.redo(from: now) : history.undo(from: now) else {
             message = Message(text: redo ? "nothing to redo" : "nothing to undo", isError: false)
             return
         }
-        editing.histories[session.name] = history
+        editing.histories[historyKey(session)] = history
         session.restore(target)
         needsRender = true
         let left = redo ? history.future.count : history.past.count
@@ -72,20 +72,20 @@ extension Explorer {
         closeEditor(keeping: true)
         guard let session else { return }
         let shown = session.snapshot()
-        let history = editing.histories[session.name, default: UndoHistory()]
-        var comparison = editing.comparisons[session.name] ?? ABComparison(other: shown, otherHistory: history)
+        let history = editing.histories[historyKey(session), default: UndoHistory()]
+        var comparison = editing.comparisons[historyKey(session)] ?? ABComparison(other: shown, otherHistory: history)
         session.restore(comparison.other)
         needsRender = true
-        editing.histories[session.name] = comparison.otherHistory
+        editing.histories[historyKey(session)] = comparison.otherHistory
         (comparison.other, comparison.otherHistory) = (shown, history)
         comparison.showingB.toggle()
-        editing.comparisons[session.name] = comparison
+        editing.comparisons[historyKey(session)] = comparison
         message = Message(text: "showing \(comparison.showingB ? "B" : "A") (x shows \(comparison.showingB ? "A" : "B"))", isError: false)
     }
 
     /// "A" or "B" while the current filter has two sets to compare.
     var abLabel: String? {
-        guard let session, let comparison = editing.comparisons[session.name] else { return nil }
+        guard let session, let comparison = editing.comparisons[historyKey(session)] else { return nil }
         return comparison.showingB ? "B" : "A"
     }
 

@@ -4,7 +4,7 @@ import Foundation
 /// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together; each
 /// editor's keys come from its widget (`InputWidget.help`).
 extension Explorer {
-    static let keyHelp: [(String, String)] = generalKeys + ControlFactory.editorHelp + viewKeys
+    static let keyHelp: [(String, String)] = generalKeys + chainKeys + ControlFactory.editorHelp + viewKeys
 
     private static let generalKeys: [(String, String)] = [
         ("q", "quit (state is saved)"),
@@ -87,6 +87,7 @@ extension Explorer {
         case .normal:
             // Full screen, arrows pan (there is no list nor inputs to move in).
             if fullScreen, zoom.scale != nil, panKey(key) { return }
+            if chainKey(key) { return }
             if !globalKey(key) {
                 if focus == .filters { filtersKey(key) } else { controlsKey(key) }
             }

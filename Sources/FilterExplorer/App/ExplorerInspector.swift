@@ -9,7 +9,7 @@ extension Explorer {
     func inspectedImage() throws -> (image: Image, rect: Rect)? {
         if showOriginal { return (samples.source, samples.sourceRect) }
         guard let session, session.isImplemented, session.descriptor.unavailableReason == nil else { return nil }
-        let framing = try session.framedOutput(context: context, forExport: true)
+        let framing = try chainFramedOutput(forExport: true)
         return (framing.image, framing.rect)
     }
 

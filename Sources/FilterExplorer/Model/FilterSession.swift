@@ -124,6 +124,16 @@ public final class FilterSession {
         try? rebuildTables(changing: nil)
     }
 
+    /// The starting point of a recipe's step (`explore --recipe`): the catalogue's defaults, as `render` reads
+    /// a recipe, for every value the step does not name; image inputs and colour tables keep the explorer's
+    /// stock choices (a recipe names those it uses).
+    public func resetForRecipe() {
+        resetAll()
+        for input in descriptor.inputs where !input.isImage && tableChoices[input.key] == nil && !Self.tableParameters.contains(input.key) {
+            try? filter.setValue(Filter(name: name)?.value(forKey: input.key), forKey: input.key)
+        }
+    }
+
     public func reset(_ key: String) {
         guard let input = descriptor.input(key) else { return }
         try? filter.setValue(Filter(name: name)?.value(forKey: key), forKey: key)
@@ -341,19 +351,38 @@ public final class FilterSession {
     /// images that many times smaller (`SampleLibrary.proxy`), with every input measured in pixels scaled to
     /// match, so a blur of radius 40 looks as it will at full size; the framing is then in proxy coordinates.
     /// An export (`forExport`) is the filter's own output, not shown opaque, as `render` writes it.
+    /// `images` replaces image inputs (already at the proxy's scale): a chain's earlier outputs.
     public func framedOutput(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
-                             forExport: Bool = false) throws -> PreviewPlanner.Framing {
+                             forExport: Bool = false, images: [String: Image] = [:]) throws -> PreviewPlanner.Framing {
         let factor = max(1, proxyFactor)
-        let target = factor > 1 ? try proxyFilter(factor: factor) : filter
-        for (key, choice) in imageChoices {
-            var image = try samples.proxy(choice, factor: factor, context: context)
-            if key == "inputImage" { image = PreviewPlanner.input(for: descriptor, source: image) }
-            try target.setValue(.image(image), forKey: key)
-        }
-        let output = try target.makeOutputImage()
+        let output = try outputImage(proxyFactor: factor, context: context, images: images)
         let scale = AffineTransform.scale(x: 1 / Double(factor), y: 1 / Double(factor))
         return PreviewPlanner.frame(output: output, descriptor: descriptor, sourceRect: scale.apply(to: samples.sourceRect),
                                     opaque: !forExport, proxyFactor: factor)
+    }
+
+    /// The filter's own output, unframed: what a chain gives its next step. `images` replaces image inputs
+    /// (already at the proxy's scale); the others show their choices. inputImage is clamped for filters that read
+    /// beyond the edge, as the preview and the export's recipe do.
+    public func outputImage(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
+                            images: [String: Image] = [:]) throws -> Image {
+        let factor = max(1, proxyFactor)
+        let target = factor > 1 ? try proxyFilter(factor: factor) : filter
+        for (key, choice) in imageChoices {
+            var image = try images[key] ?? samples.proxy(choice, factor: factor, context: context)
+            if key == "inputImage" { image = PreviewPlanner.input(for: descriptor, source: image) }
+            try target.setValue(.image(image), forKey: key)
+        }
+        return try target.makeOutputImage()
+    }
+
+    /// The image this step's inputImage gets (its choice, or `images`' replacement), unclamped: what a bypassed
+    /// step passes on. Nil for filters without an inputImage.
+    public func inputImage(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
+                           images: [String: Image] = [:]) throws -> Image? {
+        if let image = images["inputImage"] { return image }
+        guard let choice = imageChoices["inputImage"] else { return nil }
+        return try samples.proxy(choice, factor: max(1, proxyFactor), context: context)
     }
 
     /// A reduction's numbers (CIAreaAverage's pixel, a histogram's first bins, min/max ...): the first `limit`

@@ -7,7 +7,8 @@ import Foundation
 /// which rectangle to write, `{"input": PATH, "crop": [x, y, width, height], "steps": [...]}` (what the explorer
 /// writes, so that the recipe alone reproduces its export). Each step's inputImage is the previous step's output
 /// (the first step's: the input image); an image input may take an earlier step's output, `{"image": ID}`, or the
-/// input image, `{"image": "input"}`.
+/// input image, `{"image": "input"}`. A step with `"bypass": true` is skipped: its output is the image its
+/// inputImage would get (the previous step's output, or the image it names), and its id names that image.
 public struct Recipe: Equatable, Sendable {
     /// The image the first step gets (the command line's `-i` replaces it).
     public var input: String?
@@ -23,10 +24,12 @@ public struct Recipe: Equatable, Sendable {
         public var filter: String
         /// The name later steps use for this step's output.
         public var id: String?
+        /// Skipped when rendering: the step passes its inputImage through (written `"bypass": true`).
+        public var bypass: Bool
         public var inputs: [Input]
 
-        public init(filter: String, id: String? = nil, inputs: [Input] = []) {
-            (self.filter, self.id, self.inputs) = (filter, id, inputs)
+        public init(filter: String, id: String? = nil, bypass: Bool = false, inputs: [Input] = []) {
+            (self.filter, self.id, self.bypass, self.inputs) = (filter, id, bypass, inputs)
         }
     }
 
@@ -95,14 +98,19 @@ public struct Recipe: Equatable, Sendable {
         recipe.steps = try stepList.enumerated().map { index, entry in
             let place = "step \(index + 1)"
             guard case .object(let fields, _) = entry else { throw fail("\(place) is \(entry.kindName), not {\"filter\": NAME, ...}") }
-            for key in fields.keys.sorted() where !["filter", "id", "inputs"].contains(key) {
-                throw fail("\(place): unknown field \"\(key)\" (a step has \"filter\", \"id\" and \"inputs\")")
+            for key in fields.keys.sorted() where !["filter", "id", "bypass", "inputs"].contains(key) {
+                throw fail("\(place): unknown field \"\(key)\" (a step has \"filter\", \"id\", \"bypass\" and \"inputs\")")
             }
             guard case .string(let name)? = fields["filter"], !name.isEmpty else { throw fail("\(place) has no \"filter\" name") }
             var step = Step(filter: name)
             if let id = fields["id"] {
                 guard case .string(let id) = id, !id.isEmpty else { throw fail("\(place) (\(name)): an id is a non-empty string") }
                 step.id = id
+            }
+            switch fields["bypass"] {
+            case nil: break
+            case .bool(let bypass)?: step.bypass = bypass
+            case let other?: throw fail("\(place) (\(name)): \"bypass\" is true or false, not \(other.kindName)")
             }
             switch fields["inputs"] {
             case nil: break
@@ -181,7 +189,17 @@ public struct Recipe: Equatable, Sendable {
                 }
             }
             for (key, value) in overrides[index] ?? [] { try filter.setValue(value, forKey: key) }
-            let output = try filter.makeOutputImage()
+            let output: Image
+            if step.bypass {
+                // Checked like any step, but skipped: its inputImage (the previous output unless it names another) goes on.
+                let passed: Image? = if case .image(let image)? = filter.value(forKey: "inputImage") { image } else { current }
+                guard let passed else {
+                    throw FilterError("step \(index + 1) (\(step.filter)) is bypassed, but there is no image for it to pass on")
+                }
+                output = passed
+            } else {
+                output = try filter.makeOutputImage()
+            }
             if let id = step.id { outputs[id] = output }
             current = output
         }
@@ -197,21 +215,6 @@ public struct Recipe: Equatable, Sendable {
         throw FilterError("the output is infinite (a generator or a clamp): give --crop x,y,width,height")
     }
 
-    // MARK: The explorer
-
-    /// How the explorer opens a recipe: its last step to edit, and the steps before it as a fixed upstream. A
-    /// clamp right before a last filter that the explorer clamps itself (`PreviewPlanner.readsBeyondEdge`) is
-    /// left out: an export puts it back.
-    public var explorerParts: (upstream: Recipe, last: Step)? {
-        guard let last = steps.last else { return nil }
-        var earlier = Array(steps.dropLast())
-        if let clamp = earlier.last, clamp.filter == ExplorerHints.clampFilter, clamp.inputs.isEmpty, clamp.id == nil,
-           let descriptor = Filter(name: last.filter)?.descriptor, PreviewPlanner.readsBeyondEdge(descriptor) {
-            earlier.removeLast()
-        }
-        return (Recipe(input: input, crop: crop, steps: earlier), last)
-    }
-
     // MARK: Writing
 
     /// The recipe as JSON: always the object form, one step a line.
@@ -222,6 +225,7 @@ public struct Recipe: Equatable, Sendable {
         let lines = steps.map { step -> String in
             var parts = ["\"filter\": " + Self.quoted(step.filter)]
             if let id = step.id { parts.append("\"id\": " + Self.quoted(id)) }
+            if step.bypass { parts.append("\"bypass\": true") }
             if !step.inputs.isEmpty {
                 parts.append("\"inputs\": {" + step.inputs.map { Self.quoted($0.key) + ": " + $0.value.json }.joined(separator: ", ") + "}")
             }
@@ -235,8 +239,14 @@ public struct Recipe: Equatable, Sendable {
     /// command line cannot say it (a step's output used by a later step: only a recipe file names steps).
     public func commandArguments(output: String) -> [String]? {
         var words = ["cifiltertest", "render"]
+        // A bypassed step changes nothing, so the command leaves it out (unless it names its own inputImage).
+        guard steps.contains(where: { !$0.bypass }) else { return nil }
         for step in steps {
             guard step.id == nil else { return nil }
+            if step.bypass {
+                if step.inputs.contains(where: { $0.key == "inputImage" }) { return nil }
+                continue
+            }
             words.append(step.filter)
             for input in step.inputs {
                 let text: String

@@ -6,13 +6,17 @@ struct ImageWidget: InputWidget {
     let role: ImageRole
     var kind: ControlKind { .image(role) }
 
-    func valueText(_ control: InputControl, explorer: Explorer) -> String { explorer.session?.displayText(control) ?? "" }
+    func valueText(_ control: InputControl, explorer: Explorer) -> String {
+        explorer.chainImageText(control) ?? explorer.session?.displayText(control) ?? ""
+    }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         explorer.drawChooserRow(row, text: valueText(row.control, explorer: explorer))
     }
 
     func step(_ control: InputControl, by steps: Int, coarse: Bool, explorer: Explorer) {
+        // In a chain, the earlier steps' outputs come first.
+        if explorer.chainImageStep(control, by: steps) { return }
         guard let session = explorer.session,
               let next = ChoiceCycle.step(explorer.samples.choices(for: role), from: session.imageChoices[control.input.key], by: steps) else { return }
         explorer.edit { try session.setImage(next, forKey: control.input.key) }
@@ -30,6 +34,7 @@ struct ImageWidget: InputWidget {
     }
 
     func setText(_ text: String, control: InputControl, explorer: Explorer) throws {
+        try explorer.chainImageTyped(control)
         try explorer.session?.setText(text, forKey: control.input.key)
     }
 }

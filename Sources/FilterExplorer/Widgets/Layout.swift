@@ -20,6 +20,8 @@ public struct ExplorerLayout: Equatable, Sendable {
     public private(set) var preview: CellRect
     public private(set) var controlsHeader: CellRect
     public private(set) var controls: CellRect
+    /// The chain strip above the inputs' header (no rows for a chain of one step).
+    public private(set) var chain: CellRect
     /// One line under the inputs: the selected input's description, default and range.
     public private(set) var inputHelp: CellRect
     public let status: CellRect
@@ -27,7 +29,8 @@ public struct ExplorerLayout: Equatable, Sendable {
     public var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
 
     /// `fullScreen`: the preview takes the whole body; the tree and the controls are hidden (empty).
-    public init(columns: Int, rows: Int, controlCount: Int, fullScreen: Bool = false) {
+    /// `chainRows`: rows for the chain strip, taken from the preview.
+    public init(columns: Int, rows: Int, controlCount: Int, fullScreen: Bool = false, chainRows: Int = 0) {
         self.columns = columns
         self.rows = rows
         title = CellRect(x: 0, y: 0, width: columns, height: 1)
@@ -41,14 +44,18 @@ public struct ExplorerLayout: Equatable, Sendable {
         // Controls take one row per input, at most 40% of the body, at least 3 rows (less if the body is tiny).
         let wanted = max(1, controlCount)
         let controlRows = min(wanted, max(3, body * 2 / 5))
-        let previewHeight = max(1, body - controlRows - 2)
+        let strip = max(0, chainRows)
+        let previewHeight = max(1, body - controlRows - 2 - strip)
         preview = CellRect(x: rightX, y: 1, width: rightWidth, height: previewHeight)
-        controlsHeader = CellRect(x: rightX, y: 1 + previewHeight, width: rightWidth, height: 1)
-        controls = CellRect(x: rightX, y: 2 + previewHeight, width: rightWidth, height: max(0, body - previewHeight - 2))
+        chain = CellRect(x: rightX, y: 1 + previewHeight, width: rightWidth, height: strip)
+        controlsHeader = CellRect(x: rightX, y: 1 + previewHeight + strip, width: rightWidth, height: 1)
+        controls = CellRect(x: rightX, y: 2 + previewHeight + strip, width: rightWidth,
+                            height: max(0, body - previewHeight - 2 - strip))
         inputHelp = CellRect(x: rightX, y: controls.maxY, width: rightWidth, height: 1)
         if fullScreen {
             tree = CellRect(x: 0, y: 1, width: 0, height: 0)
             preview = CellRect(x: 0, y: 1, width: columns, height: max(1, body))
+            chain = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
             controlsHeader = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
             controls = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
             inputHelp = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
