@@ -33,8 +33,8 @@ struct ExploreCommand: ParsableCommand {
     var graphics = "auto"
 
     @Option(help: ArgumentHelp(
-        "Open a recipe (a JSON file as render --recipe reads, such as an export's): its last filter with its values, "
-            + "on its input image (IMAGE replaces it); the earlier steps make the source.", valueName: "file"))
+        "Open a recipe (a JSON file as render --recipe reads, such as an export's): every step as an editable step of the chain, the last selected, "
+            + "on its input image (IMAGE replaces it).", valueName: "file"))
     var recipe: String?
 
     @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")

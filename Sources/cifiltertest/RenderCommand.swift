@@ -30,7 +30,8 @@ struct RenderCommand: ParsableCommand {
         A recipe file is a JSON list of steps: [{"filter": "CISepiaTone", "inputs": {"inputIntensity": 0.8}}]. \
         Each step's inputImage is the previous step's output. A step may have an "id", and an image input may \
         name an earlier step's output, {"image": "ID"}, or the input file, {"image": "input"}: a small graph, such \
-        as grain from CIRandomGenerator multiplied over the photo (see Looks/vintage-film.json). A recipe may \
+        as grain from CIRandomGenerator multiplied over the photo (see Looks/vintage-film.json). A step with \
+        "bypass": true is skipped (its output is its inputImage). A recipe may \
         also be an object, {"input": "photo.png", "crop": [x, y, width, height], "steps": [...]}, that names its \
         input image and the rectangle to write (the explorer's export writes one beside the image); -i and \
         --crop replace them.

@@ -79,7 +79,7 @@ struct TmuxExportTests {
     }
 
     /// A recipe opens for editing: an export reopened shows its values and exports the same bytes; a chain (a
-    /// shipped look) opens its last step on the earlier steps' output, and exports what `render` makes of the look.
+    /// shipped look) opens as editable steps, its last selected, and exports what `render` makes of the look.
     @Test func exploreOpensRecipes() throws {
         let tmux = try Tmux(name: "export-open")
         defer { tmux.kill() }
@@ -107,16 +107,17 @@ struct TmuxExportTests {
         #expect(try Data(contentsOf: URL(fileURLWithPath: second)) == Data(contentsOf: URL(fileURLWithPath: first)))
         try reopened.quitAndCheckRestored()
 
-        // A chain: the look's last step is edited, the first two make the source.
+        // A chain: every step of the look is a step of the explorer's chain, the last one selected.
         let look = Self.repository.appendingPathComponent("Looks/warm-fade.json").path
         let photo = Self.repository.appendingPathComponent("SampleImages/astronaut.png").path
         let chain = try Tmux(name: "export-chain")
         defer { chain.kill() }
         try chain.start(["explore", photo, "--recipe", look], tmuxConfig: try Self.clipboardConfig(chain))
-        let opened = try chain.waitFor("the chain's last step opens") { Tmux.statusLine($0).contains("recipe: CIColorMatrix") }
-        #expect(Tmux.statusLine(opened).contains("2 earlier steps (CITemperatureAndTint, CIColorControls)"),
-                "\(Tmux.statusLine(opened))")
-        #expect(opened.contains("astronaut.png + 2 recipe steps"))
+        let opened = try chain.waitFor("the chain opens on its last step") {
+            Tmux.statusLine($0).contains("recipe: CITemperatureAndTint › CIColorControls › CIColorMatrix")
+        }
+        #expect(opened.contains("Inputs: Color Matrix (CIColorMatrix)"))
+        #expect(opened.contains("1 CITemperatureAndTint › 2 CIColorControls › 3 CIColorMatrix"))
         let lookExport = directory.appendingPathComponent("look.png").path
         _ = try Self.export(chain, to: lookExport)
         let rendered = directory.appendingPathComponent("look-render.png").path

@@ -401,7 +401,7 @@ public final class Explorer {
     /// and copies it to the clipboard. The image is rendered from the recipe, read back as `render --recipe` reads
     /// it, so the file, the recipe and the command cannot disagree.
     func export(to typed: String) {
-        guard let session else { return }
+        guard session != nil else { return }
         let path = FilterSession.absolute(typed)
         guard ImageFile.Format(path: path) != nil else {
             message = Message(text: "export failed: \(path): the name must end in .png, .jpg or .jpeg", isError: true)

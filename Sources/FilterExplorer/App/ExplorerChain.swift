@@ -14,7 +14,7 @@ extension Explorer {
         ("chain: D  Delete", "remove the selected step"),
         ("chain: < >  Shift-← →", "move the selected step earlier / later"),
         ("chain: Space", "bypass the step (dimmed, marked ⊘): it passes its inputImage on"),
-        ("chain: image inputs", "← → on a later step's image input also offer the earlier steps' outputs"),
+        ("chain: image inputs", "← → on a later step's image input also offer the earlier steps' outputs; Enter, step N wires it to step N"),
     ]
 
     // MARK: Hooks
@@ -23,11 +23,6 @@ extension Explorer {
     func chainSessionChanged() {
         guard let session else { return }
         chain.setSelectedSession(session)
-    }
-
-    /// Whether the chain takes part in what is shown (more than one step, or a step bypassed or wired).
-    var chainIsActive: Bool {
-        !chain.isSingle || chain.steps.contains { $0.bypass || !$0.links.isEmpty }
     }
 
     /// The rows the chain strip takes above the inputs: shown for a chain of several steps or while focused.
@@ -240,12 +235,40 @@ extension Explorer {
         return chain.label(link)
     }
 
-    /// Typing a path for an image input: it unwires the input; a later step's inputImage takes no file.
-    func chainImageTyped(_ control: InputControl) throws {
-        guard chain.count > 1 else { return }
-        if control.input.key == "inputImage", chain.selected > 0 {
-            throw FilterExplorerError("in a chain, a later step's inputImage is an earlier step's output or the chain's input: ← → choose it")
+    /// What the text entry of a wired image input starts with: `step N` or `input`.
+    func chainImageInitialText(_ control: InputControl) -> String? {
+        guard chain.count > 1, let link = chain.link(step: chain.selected, key: control.input.key) else { return nil }
+        switch link {
+        case .input: return Recipe.inputID
+        case .step(let uid): return chain.index(ofUID: uid).map { "step \($0 + 1)" }
         }
-        chain.setLink(nil, step: chain.selected, key: control.input.key)
+    }
+
+    /// Typed text for an image input: `step N` (or `N`) wires it to an earlier step's output, `input` (a later
+    /// inputImage) to the chain's input; true when that was it. A path unwires the input; a later step's inputImage
+    /// takes no file.
+    func chainImageTyped(_ control: InputControl, text: String) throws -> Bool {
+        guard chain.count > 1 else { return false }
+        let key = control.input.key
+        let words = text.lowercased().split(separator: " ")
+        let links = chain.links(forStep: chain.selected, key: key)
+        if let last = words.last, words.count <= 2, words.count == 1 || words.first == "step", let number = Int(last) {
+            guard chain.steps.indices.contains(number - 1), links.contains(.step(chain.steps[number - 1].uid)) else {
+                throw FilterExplorerError("\(key) can take the output of an earlier step: step 1 to \(chain.selected)")
+            }
+            chain.setLink(.step(chain.steps[number - 1].uid), step: chain.selected, key: key)
+            needsRender = true
+            return true
+        }
+        if text.trimmingCharacters(in: .whitespaces) == Recipe.inputID, links.contains(.input) {
+            chain.setLink(.input, step: chain.selected, key: key)
+            needsRender = true
+            return true
+        }
+        if key == "inputImage", chain.selected > 0 {
+            throw FilterExplorerError("in a chain, a later step's inputImage is an earlier step's output (step N) or the chain's input (input)")
+        }
+        chain.setLink(nil, step: chain.selected, key: key)
+        return false
     }
 }

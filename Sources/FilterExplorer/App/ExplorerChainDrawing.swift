@@ -23,7 +23,7 @@ struct ChainStrip {
         let separator = unicode ? Self.separator : Self.asciiSeparator
         func length(_ range: Range<Int>) -> Int {
             all[range].map(\.text.count).reduce(0, +) + max(0, range.count - 1) * separator.count
-                + (range.lowerBound > 0 ? 2 : 0) + (range.upperBound < all.count ? 2 : 0)
+                + (range.lowerBound > 0 ? 1 + separator.count : 0) + (range.upperBound < all.count ? 1 + separator.count : 0)
         }
         guard !all.isEmpty else { return [] }
         // Grow a window around the selected step, later steps first, while it fits.
@@ -50,7 +50,8 @@ extension Explorer {
         let area = layout.chain
         guard !area.isEmpty, chain.count > 0 else { return }
         let focused = focus == .chain
-        let label = focused ? "Chain (←→ o O D < > Space): " : "Chain (c): "
+        // The keys are in the status line while the strip has the focus.
+        let label = focused ? "Chain: " : "Chain (c): "
         terminal.put(area.y, area.x + 1, label, width: area.width - 1, .init(focused ? .accent : .dim, bold: focused))
         let x0 = area.x + 1 + label.count
         let width = area.maxX - x0
@@ -75,8 +76,8 @@ extension Explorer {
     /// The title's note on what the preview shows, for a chain of several steps.
     var chainTitleLabel: String? {
         guard chain.count > 1 else { return nil }
-        return chain.previewsSelectedStep ? "step \(chain.selected + 1)/\(chain.count) output (s: chain)"
-            : "chain output, \(chain.count) steps (s: step)"
+        return chain.previewsSelectedStep ? "step \(chain.selected + 1) of \(chain.count) (s: chain)"
+            : "chain of \(chain.count) (s: step \(chain.selected + 1))"
     }
 
     /// The status line's hint while the chain panel has the focus (long and short forms).

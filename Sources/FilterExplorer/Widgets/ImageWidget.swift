@@ -30,11 +30,11 @@ struct ImageWidget: InputWidget {
     func textPrompt(_ control: InputControl) -> String { "\(control.input.key) file: " }
 
     func initialText(_ control: InputControl, explorer: Explorer) -> String {
-        explorer.session?.imageChoices[control.input.key].flatMap(explorer.samples.path) ?? ""
+        explorer.chainImageInitialText(control) ?? explorer.session?.imageChoices[control.input.key].flatMap(explorer.samples.path) ?? ""
     }
 
     func setText(_ text: String, control: InputControl, explorer: Explorer) throws {
-        try explorer.chainImageTyped(control)
+        if try explorer.chainImageTyped(control, text: text) { return }
         try explorer.session?.setText(text, forKey: control.input.key)
     }
 }
