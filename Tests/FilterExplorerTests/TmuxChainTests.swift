@@ -86,8 +86,9 @@ struct TmuxChainTests {
         try tmux.waitFor("step 3 is selected again") { $0.contains("Inputs: Sepia Tone (CISepiaTone)") }
         let chainOutput = try tmux.waitFor("rendered", colors: true) { Tmux.statusLine($0).contains(" ms ") }
         tmux.send("s")
+        // (The status line says so until the next key; the preview's cells change when the frame arrives.)
         try tmux.waitFor("the preview shows step 3's output", colors: true) {
-            Tmux.lines($0)[0].contains("step 3 of 4 (s: chain)") && Tmux.statusLine($0).contains(" ms ")
+            Tmux.lines($0)[0].contains("step 3 of 4 (s: chain)") && $0.contains("preview: step 3's output")
                 && Tmux.previewRows($0) != Tmux.previewRows(chainOutput)
         }
         tmux.send("s")
@@ -109,7 +110,9 @@ struct TmuxChainTests {
         #expect(status == 0, "\(output)")
         #expect(try Data(contentsOf: URL(fileURLWithPath: again)) == expected, "render --recipe differs from the export:\n\(recipe)")
 
-        // A narrow terminal: the strip keeps its own row above the inputs' header.
+        // A narrow terminal: the strip keeps its own row above the inputs' header. (A key clears the export's message.)
+        tmux.send("Escape")
+        try tmux.waitFor("the export's message is cleared") { Tmux.statusLine($0).contains(" ms ") }
         tmux.resize(columns: 80, rows: 24)
         let narrow = try tmux.waitFor("the strip and the header at 80×24") { Tmux.statusLine($0).contains(" ms ") && !Self.strip($0).isEmpty }
         let lines = Tmux.lines(narrow)
@@ -125,7 +128,8 @@ struct TmuxChainTests {
         try reopened.start(["explore", "--recipe", recipePath], tmuxConfig: try TmuxExportTests.clipboardConfig(reopened))
         let screen = try reopened.waitFor("the chain's steps are shown") {
             Self.strip($0).contains("2 ⊘CIVignette") && Self.strip($0).contains("4 CIMultiplyCompositing")
-                && $0.contains("◂ output of step 1 (CIColorControls) ▸") && Tmux.statusLine($0).contains(" ms ")
+                && $0.contains("◂ output of step 1 (CIColorControls) ▸")
+                && Tmux.statusLine($0).contains("recipe: CIColorControls › CIVignette › CISepiaTone › CIMultiplyCompositing")
         }
         #expect(screen.contains("Inputs: Multiply (CIMultiplyCompositing)"))
         let second = directory.appendingPathComponent("second.png").path
