@@ -25,8 +25,11 @@ extension Explorer {
         chain.setSelectedSession(session)
     }
 
-    /// The rows the chain strip takes above the inputs: shown for a chain of several steps or while focused.
-    var chainStripRows: Int { (chain.count > 1 || focus == .chain) && !fullScreen ? 1 : 0 }
+    /// The rows the chain strip takes above the inputs: shown for a chain of several steps, a bypassed step (so a
+    /// preview of the untouched source says why), or while focused.
+    var chainStripRows: Int {
+        (chain.count > 1 || focus == .chain || chain.steps.contains { $0.bypass }) && !fullScreen ? 1 : 0
+    }
 
     /// What the preview, the export and the inspector render: the chain's output, or the selected step's
     /// (`s`); a chain of one step is its filter's own framed output.
