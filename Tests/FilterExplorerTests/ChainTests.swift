@@ -218,6 +218,21 @@ import Testing
         #expect(try context.renderRGBA8(framing.image, rect: rect).bytes == context.renderRGBA8(made, rect: rect).bytes)
     }
 
+    /// The preview's proxy applies to the whole chain: every step renders from images that many times smaller.
+    @Test func aProxyFramesTheChainSmaller() throws {
+        let samples = try ExplorerFixtures.samples()
+        let chain = try Self.chain(["CIGaussianBlur", "CIVignette"], samples: samples)
+        let framing = try chain.framedOutput(samples: samples, proxyFactor: 4)
+        #expect(framing.proxyFactor == 4)
+        #expect(framing.rect == Rect(x: 0, y: 0, width: 128, height: 128))
+        #expect(framing.fullSizeRect == samples.sourceRect)
+        // The selected step's own output, framed as the filter alone frames it.
+        let first = try chain.framedOutput(through: 0, samples: samples, proxyFactor: 4)
+        let alone = try chain.steps[0].session.framedOutput(proxyFactor: 4)
+        let context = RenderContext()
+        #expect(try context.renderRGBA8(first.image, rect: first.rect).bytes == context.renderRGBA8(alone.image, rect: alone.rect).bytes)
+    }
+
     @Test func theStripKeepsTheSelectedStepInView() {
         let names = ["CITemperatureAndTint", "CIVignette", "CIRandomGenerator", "CIColorMatrix", "CIMultiplyCompositing"]
         let all = ChainStrip.items(names: names, bypassed: [false, true, false, false, false], selected: 1, width: 200)
