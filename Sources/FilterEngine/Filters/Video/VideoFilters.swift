@@ -94,9 +94,15 @@ enum VideoFilters {
     // MARK: Equalisation
 
     /// The maps one render computed, shared by the mapping kernel's spans (filled before any span runs: the
-    /// maps are a materialised node, computed before the output's bands).
+    /// maps are a materialised node, computed before the output's bands). Locked, because two renders of the
+    /// same image may run at once (they compute the same maps).
     final class MapsBox: @unchecked Sendable {
-        var values: [Float] = []
+        private var stored: [Float] = []
+        private let lock = NSLock()
+        var values: [Float] {
+            get { lock.lock(); defer { lock.unlock() }; return stored }
+            set { lock.lock(); stored = newValue; lock.unlock() }
+        }
     }
 
     /// The image through equalisation maps made from its own histograms on a tiles × tiles grid.
@@ -128,7 +134,8 @@ enum VideoFilters {
         return ColorKernel(name: name) { span in
             let row = span.out, count = span.count, y = span.y
             let encode = encodeTable.values, decode = decodeTable.values
-            box.values.withUnsafeBufferPointer { values in
+            let values = box.values
+            values.withUnsafeBufferPointer { values in
                 guard values.count == tiles * tiles * channels * bins else { return }  // never: the maps come first
                 let maps = values.baseAddress!
                 // The map of row `r` at the encoded value v, interpolated between levels.
