@@ -328,28 +328,29 @@ public struct Y4MDecoder: Sendable {
                     // pair packed into one 64-bit word: every loop reads and writes contiguously (they vectorise).
                     // Pairs start at the even pixel at or before x0 (`skip` is 0 or 1).
                     let skip = x0 & 1, first = x0 / 2, pairs = (count + skip + 1) / 2  // ≤ the scratch's
-                        for (k, terms) in [red, green, blue].enumerated() {
-                            let t = terms + (first - low), even = halves + 2 * k * pairs, odd = even + pairs
-                            for m in 0..<pairs {
-                                even[m] = 0.75 * t[m] + 0.25 * t[m - 1]
-                                odd[m] = 0.75 * t[m] + 0.25 * t[m + 1]
-                            }
-                        }
-                        // The luma bytes of the pairs (the last pixel repeated when the pairs run past the span).
-                        UnsafeMutableRawPointer(lumaPairs).copyMemory(from: lumaRow - skip, byteCount: count + skip)
-                        if (count + skip) & 1 == 1 {
-                            UnsafeMutableRawPointer(lumaPairs).storeBytes(of: lumaRow[count - 1], toByteOffset: count + skip, as: UInt8.self)
-                        }
-                        let (er, or) = (halves, halves + pairs), (eg, og) = (halves + 2 * pairs, halves + 3 * pairs)
-                        let (eb, ob) = (halves + 4 * pairs, halves + 5 * pairs)
+                    @inline(__always) func halve(_ terms: UnsafeMutablePointer<Float>, _ k: Int) {
+                        let t = terms + (first - low), even = halves + 2 * k * pairs, odd = even + pairs
                         for m in 0..<pairs {
-                            let p = UInt32(lumaPairs[m])
-                            let le = Float(p & 0xFF) * scale + bias, lo = Float(p >> 8) * scale + bias
-                            let we = byte(le + er[m]) | byte(le + eg[m]) << 8 | byte(le + eb[m]) << 16 | 0xFF00_0000
-                            let wo = byte(lo + or[m]) | byte(lo + og[m]) << 8 | byte(lo + ob[m]) << 16 | 0xFF00_0000
-                            packed[m] = UInt64(we) | UInt64(wo) << 32
+                            even[m] = 0.75 * t[m] + 0.25 * t[m - 1]
+                            odd[m] = 0.75 * t[m] + 0.25 * t[m + 1]
                         }
-                        UnsafeMutableRawPointer(words).copyMemory(from: UnsafeRawPointer(packed) + 4 * skip, byteCount: 4 * count)
+                    }
+                    halve(red, 0); halve(green, 1); halve(blue, 2)
+                    // The luma bytes of the pairs (the last pixel repeated when the pairs run past the span).
+                    UnsafeMutableRawPointer(lumaPairs).copyMemory(from: lumaRow - skip, byteCount: count + skip)
+                    if (count + skip) & 1 == 1 {
+                        UnsafeMutableRawPointer(lumaPairs).storeBytes(of: lumaRow[count - 1], toByteOffset: count + skip, as: UInt8.self)
+                    }
+                    let (er, or) = (halves, halves + pairs), (eg, og) = (halves + 2 * pairs, halves + 3 * pairs)
+                    let (eb, ob) = (halves + 4 * pairs, halves + 5 * pairs)
+                    for m in 0..<pairs {
+                        let p = UInt32(lumaPairs[m])
+                        let le = Float(p & 0xFF) * scale + bias, lo = Float(p >> 8) * scale + bias
+                        let we = byte(le + er[m]) | byte(le + eg[m]) << 8 | byte(le + eb[m]) << 16 | 0xFF00_0000
+                        let wo = byte(lo + or[m]) | byte(lo + og[m]) << 8 | byte(lo + ob[m]) << 16 | 0xFF00_0000
+                        packed[m] = UInt64(we) | UInt64(wo) << 32
+                    }
+                    UnsafeMutableRawPointer(words).copyMemory(from: UnsafeRawPointer(packed) + 4 * skip, byteCount: 4 * count)
                 } else {
                     for i in 0..<count {
                         let v = luma[i]

@@ -161,7 +161,10 @@ enum VideoFilters {
                     var kept: [Pixel] = []
                     if uncovered { kept = (0..<count).map { row[$0] } }
                     SpanColor.unpremultiply(row, count)
-                    for channel in [row.r, row.g, row.b] { EncodedCurves.encode(row: channel, count: count, scratch: scratch, encode) }
+                    // Channel by channel without an array of them (no allocation per span).
+                    EncodedCurves.encode(row: row.r, count: count, scratch: scratch, encode)
+                    EncodedCurves.encode(row: row.g, count: count, scratch: scratch, encode)
+                    EncodedCurves.encode(row: row.b, count: count, scratch: scratch, encode)
                     let (r, g, b) = (row.r, row.g, row.b)
                     if channels == 3 {
                         for i in 0..<count { scratch[i] = map(0, r[i]) }
@@ -191,10 +194,11 @@ enum VideoFilters {
                             r[i] += (nr - r[i]) * amount; g[i] += (ng - g[i]) * amount; b[i] += (nb - b[i]) * amount
                         }
                     }
-                    for channel in [r, g, b] {
+                    @inline(__always) func decodeClamped(_ channel: UnsafeMutablePointer<Float>) {
                         for i in 0..<count { channel[i] = EncodedCurves.clamp01(channel[i]) }
                         EncodedCurves.lookup(decode, row: channel, count: count)
                     }
+                    decodeClamped(r); decodeClamped(g); decodeClamped(b)
                     SpanColor.premultiply(row, count)
                     if uncovered { for i in 0..<count where !(kept[i].w > 0) { row[i] = kept[i] } }
                 }
