@@ -129,6 +129,10 @@ struct StreamCommand: ParsableCommand {
             let writer = try Y4MWriter(path: bench ? nil : output, format: outFormat)
             let context = RenderContext(options: .init(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                                                        maxPixels: maxPixels.map { Int($0) }))
+            // Frame-sized intermediates (a materialised frame for the equalisations: 33 MB at 1080p) are freed
+            // and allocated again every frame. glibc would map and unmap them each time, and every page of
+            // the new mapping faults on first touch; kept in the heap, the next frame's buffer reuses it.
+            Self.keepLargeBuffersInTheHeap()
             let pipeline = StreamPipeline(source: source, writer: writer, capacity: queue, dropWhenFull: drop)
             let decoder = Y4MDecoder(format: inFormat)
             let summary = pipeline.run { frame, bytes in
@@ -148,6 +152,17 @@ struct StreamCommand: ParsableCommand {
         } catch {
             throw CommandError(message: "\(error)")
         }
+    }
+
+    /// glibc's mallopt (not in its Swift module): M_MMAP_THRESHOLD (-3) 512 MiB, M_TRIM_THRESHOLD (-1) 1 GiB.
+    static func keepLargeBuffersInTheHeap() {
+        #if canImport(Glibc)
+        typealias Mallopt = @convention(c) (Int32, Int32) -> Int32
+        guard let symbol = dlsym(UnsafeMutableRawPointer(bitPattern: 0), "mallopt") else { return }
+        let mallopt = unsafeBitCast(symbol, to: Mallopt.self)
+        _ = mallopt(-3, 512 << 20)
+        _ = mallopt(-1, 1 << 30)
+        #endif
     }
 
     var maximumPixels: Int {

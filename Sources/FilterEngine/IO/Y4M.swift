@@ -1,4 +1,4 @@
-
+import CImageIO
 import Foundation
 
 /// A YUV4MPEG2 stream's header: frame size, rate, interlacing, pixel aspect, chroma layout, and the Y'CbCr colour
@@ -188,9 +188,13 @@ public struct Y4MDecoder: Sendable {
     public let format: Y4MFormat
     public let columns: ChromaTaps
     public let rows: ChromaTaps
-    /// R'G'B' × 255 = luma[Y] + the chroma terms: per-sample tables and multipliers of (C − 128).
-    public let luma: [Float]
+    /// R'G'B' × 255 = lumaScale × Y + lumaBias + the chroma terms, multipliers of (C − 128).
+    public let lumaScale: Float, lumaBias: Float
     public let crToRed: Float, cbToGreen: Float, crToGreen: Float, cbToBlue: Float
+    /// How the chroma terms of a row reach its pixels: a copy (4:4:4), the centred 2:1 pattern (weights ¼ ¾ and
+    /// ¾ ¼ between neighbours: 420jpeg, 420), or the taps per pixel (co-sited layouts).
+    enum Across { case same, centredHalf, taps }
+    let across: Across
 
     public init(format: Y4MFormat) {
         self.format = format
@@ -198,12 +202,18 @@ public struct Y4MDecoder: Sendable {
         columns = ChromaTaps(lumaCount: format.width, chromaCount: max(cw, 1), factor: format.chromaFactor.x, phase: format.chromaPhase.x)
         rows = ChromaTaps(lumaCount: format.height, chromaCount: max(ch, 1), factor: format.chromaFactor.y, phase: format.chromaPhase.y)
         let k = format.coefficients
-        luma = (0..<256).map { 255 * (Float($0) - k.yOffset) / k.yScale }
+        lumaScale = 255 / k.yScale
+        lumaBias = -255 * k.yOffset / k.yScale
         let c = 255 / k.cScale
         crToRed = c * (2 - 2 * k.kr)
         cbToBlue = c * (2 - 2 * k.kb)
         crToGreen = -c * 2 * k.kr * (1 - k.kr) / k.kg
         cbToGreen = -c * 2 * k.kb * (1 - k.kb) / k.kg
+        across = switch (format.chromaFactor.x, format.chromaPhase.x) {
+        case (1, _): .same
+        case (2, 0.5): .centredHalf
+        default: .taps
+        }
     }
 
     public func image(_ frame: Y4MFrame) -> Image {
@@ -213,59 +223,148 @@ public struct Y4MDecoder: Sendable {
         }.apply(extent: Rect(x: 0, y: 0, width: Double(format.width), height: Double(format.height)), inputs: [])
     }
 
-    /// In passes, so that the arithmetic vectorises and the table look-ups run as tight loops of their own:
-    /// the chroma terms of the samples the span needs (rows blended), then R'G'B' × 255 per pixel into the
-    /// output planes, then each plane through the 8-bit decoding table.
+    /// Decodes one span of a frame into `out` (planar linear R, G, B and alpha 1). Exposed for tests.
+    public func decode(_ frame: Y4MFrame, x0: Int, y: Int, count: Int, into out: (r: UnsafeMutablePointer<Float>,
+                       g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>)) {
+        decode(frame, x0: x0, y: y, count: count, r: out.r, g: out.g, b: out.b, a: out.a)
+    }
+
     private func decode(_ frame: Y4MFrame, span: ColorSpan) {
+        let out = span.out
+        decode(frame, x0: span.x0, y: span.y, count: span.count, r: out.r, g: out.g, b: out.b, a: out.a)
+    }
+
+    /// In passes of plain loops that vectorise (no per-pixel index tables): the chroma terms of the chroma
+    /// samples the span needs (the two chroma rows blended once for the row's samples), spread across to the
+    /// pixels (centred 2:1 with fixed ¼ ¾ weights), added to the luma, rounded and clamped to R'G'B' bytes packed
+    /// as RGBA words, which the engine's 8-bit decoding (AVX2 gathers) turns into linear floats, as it reads an
+    /// 8-bit image.
+    private func decode(_ frame: Y4MFrame, x0: Int, y: Int, count: Int, r: UnsafeMutablePointer<Float>,
+                        g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>) {
         let f = format
-        let fileRow = f.height - 1 - span.y
-        let lumaRow = frame.bytes + fileRow * f.width + span.x0
-        let out = span.out, count = span.count
+        let fileRow = f.height - 1 - y
+        let lumaRow = frame.bytes + fileRow * f.width + x0
         let (cw, ch) = f.chromaSize
-        luma.withUnsafeBufferPointer { luma in
-            for i in 0..<count { out.r[i] = luma[Int(lumaRow[i])] }
+        // Luma with the rounding (+ 0.5): luma + chroma term, truncated, is the byte.
+        let scale = lumaScale, bias = lumaBias + 0.5
+        let low: Int, high: Int
+        switch across {
+        case .same: (low, high) = (x0, x0 + count - 1)
+        case .centredHalf: (low, high) = (x0 / 2 - 1, (x0 + count - 1) / 2 + 1)
+        case .taps: (low, high) = (Int(columns.first[x0]), Int(columns.second[x0 + count - 1]))
         }
-        if f.chroma == .mono {
-            out.g.update(from: out.r, count: count)
-            out.b.update(from: out.r, count: count)
-        } else {
-            let cbPlane = frame.bytes + f.width * f.height, crPlane = cbPlane + cw * ch
-            let row0 = Int(rows.first[fileRow]) * cw, row1 = Int(rows.second[fileRow]) * cw, wy = rows.weight[fileRow]
-            let (rr, gb, gr, bb) = (crToRed, cbToGreen, crToGreen, cbToBlue)
-            columns.first.withUnsafeBufferPointer { first in
-                columns.second.withUnsafeBufferPointer { second in
-                    columns.weight.withUnsafeBufferPointer { weight in
-                        let low = Int(first[span.x0]), high = Int(second[span.x0 + count - 1])
-                        let n = high - low + 1
-                        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { terms in
-                            let red = terms.baseAddress!, green = red + n, blue = green + n
-                            for j in 0..<n {
-                                let c = low + j
-                                let cb = Float(cbPlane[row0 + c]) + (Float(cbPlane[row1 + c]) - Float(cbPlane[row0 + c])) * wy - 128
-                                let cr = Float(crPlane[row0 + c]) + (Float(crPlane[row1 + c]) - Float(crPlane[row0 + c])) * wy - 128
-                                red[j] = rr * cr; green[j] = gb * cb + gr * cr; blue[j] = bb * cb
-                            }
-                            let (r, g, b) = (out.r, out.g, out.b)
-                            for i in 0..<count {
-                                let x = span.x0 + i
-                                let a = Int(first[x]) - low, c = Int(second[x]) - low, w = weight[x]
-                                let y = r[i]
-                                r[i] = y + red[a] + (red[c] - red[a]) * w
-                                g[i] = y + green[a] + (green[c] - green[a]) * w
-                                b[i] = y + blue[a] + (blue[c] - blue[a]) * w
+        let n = f.chroma == .mono ? 0 : high - low + 1
+        // Scratch, one allocation (nested temporary allocations came out as null pointers in -Ounchecked
+        // builds): the luma, three planes of chroma terms per sample, the packed words; for centred 2:1 also six
+        // half planes, the luma in pairs and the packed pairs.
+        let pairs = count / 2 + 2, floats = count + 3 * n + 6 * pairs
+        let bytes = 4 * floats + 4 * count + 2 * pairs + 8 * pairs + 64
+        withUnsafeTemporaryAllocation(byteCount: bytes, alignment: 64) { raw in
+            let base = raw.baseAddress!
+            let luma = base.bindMemory(to: Float.self, capacity: floats)
+            let red = luma + count, green = red + n, blue = green + n, halves = blue + n
+            let words = (base + 4 * floats).bindMemory(to: UInt32.self, capacity: count)
+            let packed = (base + ((4 * floats + 4 * count + 7) & ~7)).bindMemory(to: UInt64.self, capacity: pairs)
+            let lumaPairs = (base + 4 * floats + 4 * count + 8 * pairs + 8).bindMemory(to: UInt16.self, capacity: pairs)
+            if f.chroma == .mono || across != .centredHalf {
+                for i in 0..<count { luma[i] = Float(lumaRow[i]) * scale + bias }
+            }
+            @inline(__always) func byte(_ v: Float) -> UInt32 { UInt32(Int32(min(max(v, 0), 255))) }
+            if f.chroma == .mono {
+                for i in 0..<count {
+                    let v = byte(luma[i])
+                    words[i] = v | v << 8 | v << 16 | 0xFF00_0000
+                }
+            } else {
+                let cbPlane = frame.bytes + f.width * f.height, crPlane = cbPlane + cw * ch
+                let row0 = cbPlane + Int(rows.first[fileRow]) * cw, row1 = cbPlane + Int(rows.second[fileRow]) * cw
+                let cr0 = crPlane + Int(rows.first[fileRow]) * cw, cr1 = crPlane + Int(rows.second[fileRow]) * cw
+                let wy = rows.weight[fileRow]
+                let (rr, gb, gr, bb) = (crToRed, cbToGreen, crToGreen, cbToBlue)
+                // The chroma rows blended once for the span's samples inside the plane; past its ends the edge
+                // sample repeats.
+                let inside = max(low, 0), insideEnd = min(high, cw - 1)
+                if wy == 0 {
+                    for c in inside...insideEnd {
+                        let cb = Float(row0[c]) - 128, cr = Float(cr0[c]) - 128
+                        red[c - low] = rr * cr; green[c - low] = gb * cb + gr * cr; blue[c - low] = bb * cb
+                    }
+                } else {
+                    for c in inside...insideEnd {
+                        let cb = Float(row0[c]) + (Float(row1[c]) - Float(row0[c])) * wy - 128
+                        let cr = Float(cr0[c]) + (Float(cr1[c]) - Float(cr0[c])) * wy - 128
+                        red[c - low] = rr * cr; green[c - low] = gb * cb + gr * cr; blue[c - low] = bb * cb
+                    }
+                }
+                for j in low..<inside { red[j - low] = red[inside - low]; green[j - low] = green[inside - low]; blue[j - low] = blue[inside - low] }
+                if insideEnd < high {
+                    for j in (insideEnd + 1)...high { red[j - low] = red[insideEnd - low]; green[j - low] = green[insideEnd - low]; blue[j - low] = blue[insideEnd - low] }
+                }
+                // The terms per pixel, in r, g and b (overwritten by the decoding at the end).
+                switch across {
+                case .same:
+                    r.update(from: red, count: count); g.update(from: green, count: count); b.update(from: blue, count: count)
+                case .centredHalf:
+                    // Packed below, a pair of pixels at a time.
+                    break
+                case .taps:
+                    columns.first.withUnsafeBufferPointer { first in
+                        columns.second.withUnsafeBufferPointer { second in
+                            columns.weight.withUnsafeBufferPointer { weight in
+                                for i in 0..<count {
+                                    let x = x0 + i
+                                    let p = Int(first[x]) - low, q = Int(second[x]) - low, w = weight[x]
+                                    r[i] = red[p] + (red[q] - red[p]) * w
+                                    g[i] = green[p] + (green[q] - green[p]) * w
+                                    b[i] = blue[p] + (blue[q] - blue[p]) * w
+                                }
                             }
                         }
                     }
                 }
+                if across == .centredHalf {
+                    // Pixel 2m is ¾ of sample m and ¼ of m − 1; pixel 2m + 1 ¾ of m and ¼ of m + 1. Each plane's
+                    // terms for the even and the odd pixels in halves of their own, then the two pixels of each
+                    // pair packed into one 64-bit word: every loop reads and writes contiguously (they vectorise).
+                    // Pairs start at the even pixel at or before x0 (`skip` is 0 or 1).
+                    let skip = x0 & 1, first = x0 / 2, pairs = (count + skip + 1) / 2  // ≤ the scratch's
+                    @inline(__always) func halve(_ terms: UnsafeMutablePointer<Float>, _ k: Int) {
+                        let t = terms + (first - low), even = halves + 2 * k * pairs, odd = even + pairs
+                        for m in 0..<pairs {
+                            even[m] = 0.75 * t[m] + 0.25 * t[m - 1]
+                            odd[m] = 0.75 * t[m] + 0.25 * t[m + 1]
+                        }
+                    }
+                    halve(red, 0); halve(green, 1); halve(blue, 2)
+                    // The luma bytes of the pairs (the last pixel repeated when the pairs run past the span).
+                    UnsafeMutableRawPointer(lumaPairs).copyMemory(from: lumaRow - skip, byteCount: count + skip)
+                    if (count + skip) & 1 == 1 {
+                        UnsafeMutableRawPointer(lumaPairs).storeBytes(of: lumaRow[count - 1], toByteOffset: count + skip, as: UInt8.self)
+                    }
+                    let (er, or) = (halves, halves + pairs), (eg, og) = (halves + 2 * pairs, halves + 3 * pairs)
+                    let (eb, ob) = (halves + 4 * pairs, halves + 5 * pairs)
+                    for m in 0..<pairs {
+                        let p = UInt32(lumaPairs[m])
+                        let le = Float(p & 0xFF) * scale + bias, lo = Float(p >> 8) * scale + bias
+                        let we = byte(le + er[m]) | byte(le + eg[m]) << 8 | byte(le + eb[m]) << 16 | 0xFF00_0000
+                        let wo = byte(lo + or[m]) | byte(lo + og[m]) << 8 | byte(lo + ob[m]) << 16 | 0xFF00_0000
+                        packed[m] = UInt64(we) | UInt64(wo) << 32
+                    }
+                    UnsafeMutableRawPointer(words).copyMemory(from: UnsafeRawPointer(packed) + 4 * skip, byteCount: 4 * count)
+                } else {
+                    for i in 0..<count {
+                        let v = luma[i]
+                        words[i] = byte(v + r[i]) | byte(v + g[i]) << 8 | byte(v + b[i]) << 16 | 0xFF00_0000
+                    }
+                }
+            }
+            ColorMath.decodeTable.withUnsafeBufferPointer { table in
+                words.withMemoryRebound(to: UInt8.self, capacity: 4 * count) { bytes in
+                    cimageio_decode_srgb8(bytes, Int32(count), table.baseAddress!, r, g, b, nil)
+                }
             }
         }
-        ColorMath.decodeTable.withUnsafeBufferPointer { table in
-            @inline(__always) func linearise(_ plane: UnsafeMutablePointer<Float>) {
-                for i in 0..<count { plane[i] = table[Int(min(max(plane[i] + 0.5, 0), 255))] }
-            }
-            linearise(out.r); linearise(out.g); linearise(out.b)
-        }
-        out.a.update(repeating: 1, count: count)
+        a.update(repeating: 1, count: count)
     }
 }
 
@@ -281,6 +380,7 @@ public struct Y4MEncoder {
     private let columnTaps: [Int32], columnWeights: [Float]
     private let rowTaps: [Int32], rowWeights: [Float]
     private var cb: [Float], cr: [Float], across: [Float]
+    private let integer: IntegerCoefficients
 
     public init(format: Y4MFormat) {
         self.format = format
@@ -307,14 +407,129 @@ public struct Y4MEncoder {
         let (cw, ch) = format.chromaSize
         (columnTaps, columnWeights) = taps(cw, format.width, format.chromaFactor.x, format.chromaPhase.x)
         (rowTaps, rowWeights) = taps(ch, format.height, format.chromaFactor.y, format.chromaPhase.y)
-        let full = format.chroma == .mono ? 0 : format.width * format.height
+        integer = IntegerCoefficients(format.coefficients)
+        // The float path's frame-sized planes, only for the layouts that take it.
+        let slow = Y4MEncoder.takesFloatPath(format)
+        let full = format.chroma == .mono || !slow ? 0 : format.width * format.height
         cb = [Float](repeating: 0, count: full)
         cr = [Float](repeating: 0, count: full)
-        across = [Float](repeating: 0, count: format.chroma == .mono ? 0 : cw * format.height)
+        across = [Float](repeating: 0, count: format.chroma == .mono || !slow ? 0 : cw * format.height)
     }
 
-    /// Fills `planes` (format.frameBytes) from `rgba` (width × height × 4).
+    /// The layouts encoded with integer arithmetic, rows split across the cores: luma only, 4:4:4, and centred
+    /// 4:2:0 (each chroma sample the mean of its 2×2 block) on even sizes. Others take the float path below.
+    private enum FastLayout { case mono, full, centredQuarter }
+    private var fastLayout: FastLayout? { Self.fastLayout(format) }
+    private static func takesFloatPath(_ f: Y4MFormat) -> Bool { fastLayout(f) == nil }
+    private static func fastLayout(_ f: Y4MFormat) -> FastLayout? {
+        switch f.chroma {
+        case .mono: return .mono
+        case .c444: return .full
+        case .c420jpeg, .c420: return f.width % 2 == 0 && f.height % 2 == 0 ? .centredQuarter : nil
+        default: return nil
+        }
+    }
+
+    /// Fixed-point (16 fractional bits) Y'CbCr from 8-bit R'G'B': Y = (yr R + yg G + yb B + yBias) >> 16 and the
+    /// same for Cb and Cr. The weights of each row sum exactly to the scale (Y) or to 0 (Cb, Cr), so greys stay grey.
+    struct IntegerCoefficients {
+        let yr, yg, yb, yBias: Int32
+        let ur, ug, ub: Int32
+        let vr, vg, vb: Int32
+
+        init(_ k: YCbCrCoefficients) {
+            let one: Float = 65536
+            let s = k.yScale / 255, c = k.cScale / 255
+            yr = Int32((s * k.kr * one).rounded()); yb = Int32((s * k.kb * one).rounded())
+            yg = Int32((s * one).rounded()) - yr - yb
+            yBias = Int32((k.yOffset * one).rounded()) + 32768
+            let u = c / (2 - 2 * k.kb), v = c / (2 - 2 * k.kr)
+            ur = Int32((-u * k.kr * one).rounded()); ub = Int32((u * (1 - k.kb) * one).rounded()); ug = -ur - ub
+            vr = Int32((v * (1 - k.kr) * one).rounded()); vb = Int32((-v * k.kb * one).rounded()); vg = -vr - vb
+        }
+    }
+
+    /// Rows `rows` (pairs of rows for 4:2:0: chroma rows) of the frame, on one thread. `spare` holds two rows
+    /// of RGBA for rows with transparent pixels, put over black there.
+    private static func encodeFast(_ layout: FastLayout, _ k: IntegerCoefficients, width: Int, height: Int,
+                                   rows: Range<Int>, rgba: UnsafePointer<UInt8>, planes: UnsafeMutablePointer<UInt8>,
+                                   spare: UnsafeMutablePointer<UInt32>) {
+        let pixels = UnsafeRawPointer(rgba).assumingMemoryBound(to: UInt32.self)
+        let n = width * height
+        let lines = layout == .centredQuarter ? 2 : 1
+        let cw = layout == .centredQuarter ? width / 2 : width
+        let cbPlane = planes + n, crPlane = cbPlane + (layout == .centredQuarter ? n / 4 : n)
+        for row in rows {
+            var source = pixels + row * lines * width
+            // Transparent pixels over black: colour × alpha / 255, rounded (exactly as the float path rounds).
+            var alphas: UInt32 = 0xFF00_0000
+            for i in 0..<lines * width { alphas &= source[i] }
+            if alphas != 0xFF00_0000 {
+                for i in 0..<lines * width {
+                    let p = source[i], a = p >> 24
+                    @inline(__always) func over(_ c: UInt32) -> UInt32 { (2 * c * a + 255) / 510 }
+                    spare[i] = over(p & 0xFF) | over((p >> 8) & 0xFF) << 8 | over((p >> 16) & 0xFF) << 16 | 0xFF00_0000
+                }
+                source = UnsafePointer(spare)
+            }
+            for line in 0..<lines {
+                let s = source + line * width, out = planes + (row * lines + line) * width
+                for x in 0..<width {
+                    let p = s[x]
+                    let r = Int32(p & 0xFF), g = Int32((p >> 8) & 0xFF), b = Int32((p >> 16) & 0xFF)
+                    out[x] = UInt8(truncatingIfNeeded: min(max((k.yr * r + k.yg * g + k.yb * b + k.yBias) &>> 16, 0), 255))
+                }
+            }
+            switch layout {
+            case .mono: break
+            case .full:
+                let cb = cbPlane + row * width, cr = crPlane + row * width
+                let cBias: Int32 = 128 << 16 + 32768
+                for x in 0..<width {
+                    let p = source[x]
+                    let r = Int32(p & 0xFF), g = Int32((p >> 8) & 0xFF), b = Int32((p >> 16) & 0xFF)
+                    cb[x] = UInt8(truncatingIfNeeded: min(max((k.ur * r + k.ug * g + k.ub * b + cBias) &>> 16, 0), 255))
+                    cr[x] = UInt8(truncatingIfNeeded: min(max((k.vr * r + k.vg * g + k.vb * b + cBias) &>> 16, 0), 255))
+                }
+            case .centredQuarter:
+                // Two pixels of each of the two rows as one 64-bit word each: red and blue (then green and alpha)
+                // summed in 16-bit lanes, the pair's halves folded, then one fixed-point product per sample
+                // (the mean of four: shifted two bits more).
+                let top = UnsafeRawPointer(source).assumingMemoryBound(to: UInt64.self)
+                let bottom = UnsafeRawPointer(source + width).assumingMemoryBound(to: UInt64.self)
+                let cb = cbPlane + row * cw, cr = crPlane + row * cw
+                let mask: UInt64 = 0x00FF_00FF_00FF_00FF
+                let cBias: Int32 = 512 << 16 + 131072
+                for j in 0..<cw {
+                    let p = top[j], q = bottom[j]
+                    let rb = (p & mask) &+ (q & mask), ga = ((p >> 8) & mask) &+ ((q >> 8) & mask)
+                    let rb2 = (rb & 0xFFFF_FFFF) &+ (rb >> 32), ga2 = (ga & 0xFFFF_FFFF) &+ (ga >> 32)
+                    let r = Int32(truncatingIfNeeded: rb2 & 0xFFFF), b = Int32(truncatingIfNeeded: rb2 >> 16)
+                    let g = Int32(truncatingIfNeeded: ga2 & 0xFFFF)
+                    cb[j] = UInt8(truncatingIfNeeded: min(max((k.ur * r + k.ug * g + k.ub * b + cBias) &>> 18, 0), 255))
+                    cr[j] = UInt8(truncatingIfNeeded: min(max((k.vr * r + k.vg * g + k.vb * b + cBias) &>> 18, 0), 255))
+                }
+            }
+        }
+    }
+
+    /// Fills `planes` (format.frameBytes) from `rgba` (width × height × 4). Luma-only, 4:4:4 and even-sized
+    /// centred 4:2:0 frames are encoded in integers, in bands of rows on every core; other layouts in floats.
     public mutating func encode(_ rgba: UnsafePointer<UInt8>, into planes: UnsafeMutablePointer<UInt8>) {
+        if let layout = fastLayout {
+            let f = format, k = integer
+            let rowCount = layout == .centredQuarter ? f.height / 2 : f.height
+            let bands = min(rowCount, f.width * f.height >= 1 << 16 ? 4 * ProcessInfo.processInfo.activeProcessorCount : 1)
+            let spareLength = 2 * f.width
+            nonisolated(unsafe) let (rgba, planes) = (rgba, planes)
+            DispatchQueue.concurrentPerform(iterations: bands) { band in
+                let spare = UnsafeMutablePointer<UInt32>.allocate(capacity: spareLength)
+                defer { spare.deallocate() }
+                Self.encodeFast(layout, k, width: f.width, height: f.height, rows: (rowCount * band / bands)..<(rowCount * (band + 1) / bands),
+                                rgba: rgba, planes: planes, spare: spare)
+            }
+            return
+        }
         let f = format, n = f.width * f.height
         let mono = f.chroma == .mono
         @inline(__always) func byte(_ v: Float) -> UInt8 { UInt8(min(max(v + 0.5, 0), 255)) }

@@ -93,14 +93,30 @@ enum VideoFilters {
 
     // MARK: Equalisation
 
+    /// The maps one render computed, shared by the mapping kernel's spans (filled before any span runs: the
+    /// maps are a materialised node, computed before the output's bands). Locked, because two renders of the
+    /// same image may run at once (they compute the same maps).
+    final class MapsBox: @unchecked Sendable {
+        private var stored: [Float] = []
+        private let lock = NSLock()
+        var values: [Float] {
+            get { lock.lock(); defer { lock.unlock() }; return stored }
+            set { lock.lock(); stored = newValue; lock.unlock() }
+        }
+    }
+
     /// The image through equalisation maps made from its own histograms on a tiles × tiles grid.
     static func equalized(_ image: Image, tiles: Int, perChannel: Bool, clipLimit: Float?, amount: Float, name: String) -> Image {
         let region = image.pixelExtent
         let channels = perChannel ? 3 : 1
-        // Stage 1 (one thread): every tile's maps, as an image of `bins` pixels a row, one row per tile and channel.
+        let box = MapsBox()
+        // Stage 1: every tile's maps from histograms taken on every core (the input materialised over the
+        // region), kept in `box` for stage 2 and also written as an image of `bins` pixels a row, one row per
+        // tile and channel (read through a clamp, so that it is computed whatever rectangle is rendered).
         let mapsRect = PixelRect(x: 0, y: 0, width: bins, height: tiles * tiles * channels)
         let maps = GeneralKernel(name: name + "Maps", parallel: false, roi: { _, _ in region }) { context in
             let values = equalizationMaps(context.inputs[0], region: region, tiles: tiles, channels: channels, clipLimit: clipLimit)
+            box.values = values
             for y in context.rect.y..<context.rect.maxY {
                 let row = context.output.row(y) + (context.rect.x - context.output.rect.x)
                 for x in context.rect.x..<context.rect.maxX {
@@ -109,82 +125,85 @@ enum VideoFilters {
                 }
             }
         }.apply(extent: mapsRect.rect, inputs: [image])
-        // Stage 2 (every thread): each pixel through its maps, a row at a time in passes (unpremultiply and
-        // encode, map, decode and premultiply), so that the arithmetic vectorises and the look-ups are tight loops.
+        // Stage 2: a colour kernel (fused with what follows it, no frame-sized output buffer): each pixel through
+        // its maps, a span at a time in passes (unpremultiply and encode, map, decode and premultiply), so that the
+        // arithmetic vectorises and the look-ups are tight loops.
         let w = ColorMath.lumaWeights
         let encodeTable = EncodedCurves.encodeBySquareRoot, decodeTable = EncodedCurves.decode
         let tileWidth = Float(region.width) / Float(tiles), tileHeight = Float(region.height) / Float(tiles)
-        return GeneralKernel(name: name, roi: { index, rect in index == 0 ? rect : mapsRect }) { context in
-            let source = context.inputs[0], table = context.inputs[1]
+        return ColorKernel(name: name) { span in
+            let row = span.out, count = span.count, y = span.y
             let encode = encodeTable.values, decode = decodeTable.values
-            let count = context.rect.width
-            // The maps' values are the red channel of the maps image: row r (tile and channel), level k at
-            // pixel r * bins + k, read in place (every band shares them; no copy per band).
-            let maps = UnsafeRawPointer(table.pixels).assumingMemoryBound(to: Float.self)
-            let planes = UnsafeMutablePointer<Float>.allocate(capacity: 6 * count)
-            defer { planes.deallocate() }
-            let row = PlanarRow(base: planes, stride: count)
-            let luma = planes + 4 * count, scratch = planes + 5 * count
-            // The map of row `r` at the encoded value v, interpolated between levels.
-            @inline(__always) func map(_ r: Int, _ v: Float) -> Float {
-                let t = EncodedCurves.clamp01(v) * Float(bins - 1)
-                let k = min(Int(t), bins - 2), f = t - Float(k)
-                let p = maps + 4 * (r * bins + k)
-                return p[0] + (p[4] - p[0]) * f
-            }
-            // The tile (as a row offset) and the blend weight along one axis, for a pixel centre at `position`.
-            @inline(__always) func axis(_ position: Float, _ size: Float) -> (Int, Int, Float) {
-                let f = position / size - 0.5
-                if f <= 0 { return (0, 0, 0) }
-                let i = Int(f)
-                if i >= tiles - 1 { return (tiles - 1, tiles - 1, 0) }
-                return (i, i + 1, f - Float(i))
-            }
-            for y in context.rect.y..<context.rect.maxY {
-                let input = source.row(y) + (context.rect.x - source.rect.x)
-                let output = context.output.row(y) + (context.rect.x - context.output.rect.x)
-                row.load(input, count: count)
-                SpanColor.unpremultiply(row, count)
-                for channel in [row.r, row.g, row.b] { EncodedCurves.encode(row: channel, count: count, scratch: scratch, encode) }
-                let (r, g, b) = (row.r, row.g, row.b)
-                if channels == 3 {
-                    for i in 0..<count { scratch[i] = map(0, r[i]) }
-                    for i in 0..<count { r[i] += (scratch[i] - r[i]) * amount }
-                    for i in 0..<count { scratch[i] = map(1, g[i]) }
-                    for i in 0..<count { g[i] += (scratch[i] - g[i]) * amount }
-                    for i in 0..<count { scratch[i] = map(2, b[i]) }
-                    for i in 0..<count { b[i] += (scratch[i] - b[i]) * amount }
-                } else {
-                    for i in 0..<count { luma[i] = w.x * r[i] + w.y * g[i] + w.z * b[i] }
-                    if tiles == 1 {
-                        for i in 0..<count { scratch[i] = map(0, luma[i]) }
+            let values = box.values
+            values.withUnsafeBufferPointer { values in
+                guard values.count == tiles * tiles * channels * bins else { return }  // never: the maps come first
+                let maps = values.baseAddress!
+                // The map of row `r` at the encoded value v, interpolated between levels.
+                @inline(__always) func map(_ r: Int, _ v: Float) -> Float {
+                    let t = EncodedCurves.clamp01(v) * Float(bins - 1)
+                    let k = min(Int(t), bins - 2), f = t - Float(k)
+                    let p = maps + r * bins + k
+                    return p[0] + (p[1] - p[0]) * f
+                }
+                // The tile (as a row offset) and the blend weight along one axis, for a pixel centre at `position`.
+                @inline(__always) func axis(_ position: Float, _ size: Float) -> (Int, Int, Float) {
+                    let f = position / size - 0.5
+                    if f <= 0 { return (0, 0, 0) }
+                    let i = Int(f)
+                    if i >= tiles - 1 { return (tiles - 1, tiles - 1, 0) }
+                    return (i, i + 1, f - Float(i))
+                }
+                withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * count) { planes in
+                    let luma = planes.baseAddress!, scratch = luma + count
+                    // Pixels without coverage stay as they were: kept aside in the rare span that has any.
+                    var uncovered = false
+                    for i in 0..<count where !(row.a[i] > 0) { uncovered = true }
+                    var kept: [Pixel] = []
+                    if uncovered { kept = (0..<count).map { row[$0] } }
+                    SpanColor.unpremultiply(row, count)
+                    // Channel by channel without an array of them (no allocation per span).
+                    EncodedCurves.encode(row: row.r, count: count, scratch: scratch, encode)
+                    EncodedCurves.encode(row: row.g, count: count, scratch: scratch, encode)
+                    EncodedCurves.encode(row: row.b, count: count, scratch: scratch, encode)
+                    let (r, g, b) = (row.r, row.g, row.b)
+                    if channels == 3 {
+                        for i in 0..<count { scratch[i] = map(0, r[i]) }
+                        for i in 0..<count { r[i] += (scratch[i] - r[i]) * amount }
+                        for i in 0..<count { scratch[i] = map(1, g[i]) }
+                        for i in 0..<count { g[i] += (scratch[i] - g[i]) * amount }
+                        for i in 0..<count { scratch[i] = map(2, b[i]) }
+                        for i in 0..<count { b[i] += (scratch[i] - b[i]) * amount }
                     } else {
-                        let (ty0, ty1, wy) = axis(Float(y - region.y) + 0.5, tileHeight)
+                        for i in 0..<count { luma[i] = w.x * r[i] + w.y * g[i] + w.z * b[i] }
+                        if tiles == 1 {
+                            for i in 0..<count { scratch[i] = map(0, luma[i]) }
+                        } else {
+                            let (ty0, ty1, wy) = axis(Float(y - region.y) + 0.5, tileHeight)
+                            for i in 0..<count {
+                                let v = luma[i]
+                                let (tx0, tx1, wx) = axis(Float(span.x0 + i - region.x) + 0.5, tileWidth)
+                                let bottom = map(ty0 * tiles + tx0, v) * (1 - wx) + map(ty0 * tiles + tx1, v) * wx
+                                let top = map(ty1 * tiles + tx0, v) * (1 - wx) + map(ty1 * tiles + tx1, v) * wx
+                                scratch[i] = bottom * (1 - wy) + top * wy
+                            }
+                        }
+                        // The luma's change, added to R', G' and B' alike (Cb and Cr kept), mixed in by the amount.
                         for i in 0..<count {
-                            let v = luma[i]
-                            let (tx0, tx1, wx) = axis(Float(context.rect.x + i - region.x) + 0.5, tileWidth)
-                            let bottom = map(ty0 * tiles + tx0, v) * (1 - wx) + map(ty0 * tiles + tx1, v) * wx
-                            let top = map(ty1 * tiles + tx0, v) * (1 - wx) + map(ty1 * tiles + tx1, v) * wx
-                            scratch[i] = bottom * (1 - wy) + top * wy
+                            let d = scratch[i] - luma[i]
+                            let nr = r[i] + d, ng = g[i] + d, nb = b[i] + d
+                            r[i] += (nr - r[i]) * amount; g[i] += (ng - g[i]) * amount; b[i] += (nb - b[i]) * amount
                         }
                     }
-                    // The luma's change, added to R', G' and B' alike (Cb and Cr kept), mixed in by the amount.
-                    for i in 0..<count {
-                        let d = scratch[i] - luma[i]
-                        let nr = r[i] + d, ng = g[i] + d, nb = b[i] + d
-                        r[i] += (nr - r[i]) * amount; g[i] += (ng - g[i]) * amount; b[i] += (nb - b[i]) * amount
+                    @inline(__always) func decodeClamped(_ channel: UnsafeMutablePointer<Float>) {
+                        for i in 0..<count { channel[i] = EncodedCurves.clamp01(channel[i]) }
+                        EncodedCurves.lookup(decode, row: channel, count: count)
                     }
+                    decodeClamped(r); decodeClamped(g); decodeClamped(b)
+                    SpanColor.premultiply(row, count)
+                    if uncovered { for i in 0..<count where !(kept[i].w > 0) { row[i] = kept[i] } }
                 }
-                for channel in [r, g, b] {
-                    for i in 0..<count { channel[i] = EncodedCurves.clamp01(channel[i]) }
-                    EncodedCurves.lookup(decode, row: channel, count: count)
-                }
-                SpanColor.premultiply(row, count)
-                row.store(output, count: count)
-                // Pixels without coverage stay as they were.
-                for i in 0..<count where !(input[i].w > 0) { output[i] = input[i] }
             }
-        }.apply(extent: image.extent, inputs: [image, maps])
+        }.apply(extent: image.extent, inputs: [image, maps.clampedToExtent()])
     }
 
     /// Equalisation maps, `bins` values in [0, 1] for each tile (row-major from the bottom-left) and channel:
@@ -193,33 +212,53 @@ enum VideoFilters {
     static func equalizationMaps(_ buffer: PixelBuffer, region: PixelRect, tiles: Int, channels: Int, clipLimit: Float?) -> [Float] {
         var histograms = [Float](repeating: 0, count: tiles * tiles * channels * bins)
         let w = ColorMath.lumaWeights
-        ColorMath.encodeTable.withUnsafeBufferPointer { lut in
+        // Bands of rows on every core, each with histograms of its own for the tile rows it touches, then summed
+        // in band order (whole-number weights of opaque pixels sum exactly in any order).
+        let bands = min(region.height, 4 * ProcessInfo.processInfo.activeProcessorCount, max(1, region.area / 65536))
+        let tileRowLength = tiles * channels * bins
+        @Sendable func tileRow(_ y: Int) -> Int { min(tiles - 1, (y - region.y) * tiles / region.height) }
+        let bandRows = (0..<bands).map { b in (region.y + region.height * b / bands)..<(region.y + region.height * (b + 1) / bands) }
+        let partial = HistogramBands(count: bands)
+        DispatchQueue.concurrentPerform(iterations: bands) { band in
+          ColorMath.encodeTable.withUnsafeBufferPointer { lut in
             let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
             let shift = Int32(ColorMath.encodeTableShift)
             @inline(__always) func level(_ v: Float) -> Int {
                 Int(lut[Int(min(max((Int32(bitPattern: v.bitPattern) &>> shift) &- base, 0), top))])
             }
-            histograms.withUnsafeMutableBufferPointer { h in
-                for y in region.y..<region.maxY {
-                    let row = buffer.row(y) + (region.x - buffer.rect.x)
-                    let tileY = min(tiles - 1, (y - region.y) * tiles / region.height)
-                    for i in 0..<region.width {
-                        let p = row[i]
-                        guard p.w > 0 else { continue }
-                        let inv = 1 / p.w
-                        let tile = tileY * tiles + min(tiles - 1, i * tiles / region.width)
-                        let r = level(p.x * inv), g = level(p.y * inv), b = level(p.z * inv)
-                        let weight = min(p.w, 1)
-                        if channels == 3 {
-                            h[(tile * 3) * bins + r] += weight
-                            h[(tile * 3 + 1) * bins + g] += weight
-                            h[(tile * 3 + 2) * bins + b] += weight
-                        } else {
-                            let luma = Int(w.x * Float(r) + w.y * Float(g) + w.z * Float(b) + 0.5)
-                            h[tile * bins + min(luma, bins - 1)] += weight
+                let rows = bandRows[band]
+                guard !rows.isEmpty else { return }
+                let firstTileRow = tileRow(rows.lowerBound)
+                var local = [Float](repeating: 0, count: (tileRow(rows.upperBound - 1) - firstTileRow + 1) * tileRowLength)
+                local.withUnsafeMutableBufferPointer { h in
+                    for y in rows {
+                        let row = buffer.row(y) + (region.x - buffer.rect.x)
+                        let tileY = tileRow(y) - firstTileRow
+                        for i in 0..<region.width {
+                            let p = row[i]
+                            guard p.w > 0 else { continue }
+                            let inv = 1 / p.w
+                            let tile = tileY * tiles + min(tiles - 1, i * tiles / region.width)
+                            let r = level(p.x * inv), g = level(p.y * inv), b = level(p.z * inv)
+                            let weight = min(p.w, 1)
+                            if channels == 3 {
+                                h[(tile * 3) * bins + r] += weight
+                                h[(tile * 3 + 1) * bins + g] += weight
+                                h[(tile * 3 + 2) * bins + b] += weight
+                            } else {
+                                let luma = Int(w.x * Float(r) + w.y * Float(g) + w.z * Float(b) + 0.5)
+                                h[tile * bins + min(luma, bins - 1)] += weight
+                            }
                         }
                     }
                 }
+                partial.set(band, (firstTileRow * tileRowLength, local))
+            }
+        }
+        histograms.withUnsafeMutableBufferPointer { h in
+            for band in 0..<bands {
+                guard let (offset, local) = partial.get(band) else { continue }
+                for k in 0..<local.count { h[offset + k] += local[k] }
             }
         }
         var maps = [Float](repeating: 0, count: histograms.count)
@@ -265,4 +304,13 @@ enum VideoFilters {
         }
         return maps
     }
+}
+
+/// Each band's histograms (offset into the whole set, values), written by the band's thread, read after all.
+final class HistogramBands: @unchecked Sendable {
+    private var items: [(Int, [Float])?]
+    private let lock = NSLock()
+    init(count: Int) { items = Array(repeating: nil, count: count) }
+    func set(_ index: Int, _ item: (Int, [Float])) { lock.lock(); items[index] = item; lock.unlock() }
+    func get(_ index: Int) -> (Int, [Float])? { lock.lock(); defer { lock.unlock() }; return items[index] }
 }
