@@ -29,7 +29,12 @@ extension Explorer {
     private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
-        ("a", "animate the time input 0→1, looping (transitions); a again stops"),
+        ("a", "animate the selected input (a number, point, colour, vector, transform) from its value to the other end of "
+            + "its range over 2 s, looping; with the filter list focused, the time input 0→1 (transitions). a again stops "
+            + "and puts the value back; changing the input yourself stops it there"),
+        ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out] (0 → pi/4 over 3 s ease-in-out, "
+            + "[0 0] → [512 512] over 2 s); e during it also gives the `cifiltertest animate` command"),
+        ("v", "video (explore --video): pause / resume"),
         ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
@@ -123,6 +128,10 @@ extension Explorer {
             needsRender = true
         case .char("a"):
             toggleAnimation()
+        case .char("A"):
+            beginAnimationPrompt()
+        case .char("v"):
+            toggleVideoPause()
         case .char("+"), .char("-"), .char("1"), .char("0"):
             zoomKey(key)
         case .char("z"):
@@ -270,6 +279,14 @@ extension Explorer {
                 try editThrowing { try control.widget.setText(entry.field.text, control: control, explorer: self) }
                 mode = .normal
                 message = nil  // an error from an earlier try is answered
+            } catch {
+                message = Message(text: "\(error)", isError: true)
+            }
+        case (.animation(let key), .submit):
+            do {
+                // Refused text changes nothing: the prompt stays open with the reason above it.
+                try submitAnimationPrompt(entry.field.text, key: key)
+                mode = .normal
             } catch {
                 message = Message(text: "\(error)", isError: true)
             }
