@@ -242,14 +242,10 @@ extension Explorer {
     /// `--frames` (one pass at 25 fps), `--fps` and `--ease`.
     func animationCommand(output: String, crop: Rect) -> String? {
         guard let running = playback.animation, let session, session.name == running.filter else { return nil }
-        var words = session.renderArguments(output: output, crop: crop)
-        guard words.count > 2, words[1] == "render", let o = words.lastIndex(of: "-o"), o + 1 < words.count else { return nil }
-        words[1] = "animate"
-        words[o + 1] = (output as NSString).deletingPathExtension + ".gif"
         // The step by filter name, or by number when the chain holds the filter more than once.
         let steps = session.recipe(output: output, crop: crop).steps
         let step = steps.filter { $0.filter == session.name }.count > 1 ? String(steps.count) : session.name
-        words.insert(contentsOf: running.animation.animateOptions(step: step), at: o)
-        return words.map(FilterSession.shellQuoted).joined(separator: " ")
+        return running.animation.animateArguments(render: session.renderArguments(output: output, crop: crop), step: step)?
+            .map(FilterSession.shellQuoted).joined(separator: " ")
     }
 }

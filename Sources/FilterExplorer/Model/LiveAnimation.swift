@@ -121,6 +121,18 @@ public struct LiveAnimation: Equatable, Sendable {
         ["--animate", animateArgument(step: step), "--frames", String(frameCount()), "--fps", String(Self.exportFPS)]
             + (eased ? ["--ease", "ease-in-out"] : [])
     }
+
+    /// A `cifiltertest render … -o out.png` command's words turned into the `cifiltertest animate` command
+    /// that plays this animation over the same chain into a looping GIF beside it (`out.gif`); nil when the
+    /// words are not a render command.
+    public func animateArguments(render words: [String], step: String) -> [String]? {
+        guard words.count > 2, words[1] == "render", let o = words.lastIndex(of: "-o"), o + 1 < words.count else { return nil }
+        var words = words
+        words[1] = "animate"
+        words[o + 1] = (words[o + 1] as NSString).deletingPathExtension + ".gif"
+        words.insert(contentsOf: animateOptions(step: step), at: o)
+        return words
+    }
 }
 
 // MARK: The prompt
