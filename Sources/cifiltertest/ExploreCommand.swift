@@ -82,6 +82,10 @@ struct ExploreCommand: ParsableCommand {
             if image != nil {
                 throw ValidationError("--video and an image cannot go together: the video's frames are the source")
             }
+            if video == "-", isatty(STDIN_FILENO) != 0 {
+                throw ValidationError("--video - reads standard input, which is the terminal here: pipe a Y4M stream in "
+                    + "(ffmpeg -i in.mp4 -f yuv4mpegpipe - | cifiltertest explore --video -)")
+            }
             if let opened, let upstream = opened.explorerParts?.upstream, !upstream.steps.isEmpty {
                 throw ValidationError("--video takes a recipe of one step only: the earlier steps of \(recipe ?? "") would be a fixed source")
             }

@@ -218,16 +218,17 @@ extension Explorer {
         if playback.animation != nil || (playback.video != nil && !playback.videoPaused) { playback.meter.tick() }
     }
 
-    /// The status line's part for what plays (priority 1: it matters more than the render time).
+    /// The status line's part for what plays (priority 0, as the value shown: after the filter's name, so that
+    /// the input's value, cuttable, gives way first).
     func playbackStatusParts() -> [StatusLine.Part] {
         var parts: [StatusLine.Part] = []
         if let video = playback.video {
-            parts.append(.init(text: videoStatus(video), short: videoShortStatus(video), priority: 1))
+            parts.append(.init(text: videoStatus(video), short: videoShortStatus(video), priority: 0))
         }
         if let running = playback.animation {
             let fps = playback.video == nil ? " · " + playback.meter.fpsText : ""
             parts.append(.init(text: "animating \(running.animation.summary)\(fps)",
-                               short: "animating \(running.animation.key)\(fps)", priority: 1))
+                               short: "animating \(running.animation.key)\(fps)", priority: 0))
         }
         return parts
     }

@@ -388,8 +388,10 @@ public final class Explorer {
         let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
                                        maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)
         requestedGeometry = geometry
-        lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry,
-                                                       proxyFactor: framing.proxyFactor, refinement: refinement))
+        var request = PreviewRequest(image: framing.image, geometry: geometry, proxyFactor: framing.proxyFactor,
+                                     refinement: refinement)
+        request.scalesToPreviewSize = playback.video != nil
+        lastSubmitted = renderer.submit(request)
         submittedAt = DispatchTime.now().uptimeNanoseconds
     }
 

@@ -373,11 +373,10 @@ extension Explorer {
             return inspectorStatusParts() + [.init(text: "? help", priority: 4)]
         }
         guard let session else { return [.init(text: "no filter", priority: 0), .init(text: "? help", priority: 1)] }
-        var parts = [StatusLine.Part(text: session.name, priority: 1)]
+        var parts = [StatusLine.Part(text: session.name, priority: 1)] + playbackStatusParts()
         if let control = currentControl {
             parts.append(.init(text: "\(control.input.key) = \(control.widget.valueText(control, explorer: self))", priority: 0, cuttable: true))
         }
-        parts += playbackStatusParts()
         // While frames follow each other a frame is nearly always in flight: the busy mark is for slow ones.
         if let seconds = renderingFor, !isPlaying || seconds >= 0.5 {
             parts.append(.init(text: String(format: "rendering… %.1f s", seconds), priority: 3))

@@ -29,11 +29,9 @@ extension Explorer {
     private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
-        ("a", "animate the selected input (a number, point, colour, vector, transform) from its value to the other end of "
-            + "its range over 2 s, looping; with the filter list focused, the time input 0→1 (transitions). a again stops "
-            + "and puts the value back; changing the input yourself stops it there"),
-        ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out] (0 → pi/4 over 3 s ease-in-out, "
-            + "[0 0] → [512 512] over 2 s); e during it also gives the `cifiltertest animate` command"),
+        ("a", "animate the selected input from its value to the slider's other end (2 s, looping); list focused: the time 0→1. "
+            + "a again stops, value back"),
+        ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
         ("v", "video (explore --video): pause / resume"),
         ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
