@@ -196,7 +196,22 @@ struct TmuxVideoTests {
         try tmux.waitFor("the typed animation plays") {
             Tmux.statusLine($0).contains("animating inputIntensity 0.5 → -0.5 over 1 s ease-in-out")
         }
-        // Stepping the animated input yourself stops the animation there.
+        // e while it plays: the still as always, and the animate command that plays it on the clipboard line.
+        let out = tmux.stateDirectory.appendingPathComponent("still.png").path
+        tmux.send("e")
+        try tmux.waitFor("the export prompt opens") { Tmux.statusLine($0).contains("export to: ") }
+        tmux.send("C-u")
+        tmux.type(out)
+        tmux.send("Enter")
+        let exported = try tmux.waitFor("the still is written and the animate command shown", timeout: 30) {
+            $0.contains("wrote \(out)") && $0.contains("--animate")
+        }
+        let joined = Tmux.lines(exported).suffix(5).map { $0.trimmingCharacters(in: .whitespaces) }.joined(separator: " ")
+        #expect(joined.contains("sent to the clipboard: cifiltertest animate CIVignette"), "\(joined)")
+        #expect(joined.contains("--animate CIVignette.inputIntensity=0.5:-0.5 --frames 25 --fps 25 --ease ease-in-out -o"),
+                "\(joined)")
+        #expect(FileManager.default.fileExists(atPath: out))
+        // Stepping the animated input yourself stops the animation there (so it was still playing after e).
         tmux.send("L")
         try tmux.waitFor("the animation stops on a change of its input") { $0.contains("animation stopped: inputIntensity was changed") }
         try tmux.quitAndCheckRestored()
