@@ -87,6 +87,8 @@ static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int p
 
 /// newterm on the process's own stdout/stdin (Swift 6 cannot touch the C `stdout` global safely).
 static inline SCREEN *cnc_newterm(const char *term) { return newterm(term, stdout, stdin); }
+/// newterm reading keys from `input` (the terminal opened as /dev/tty when stdin carries data, such as a video).
+static inline SCREEN *cnc_newterm_input(const char *term, FILE *input) { return newterm(term, stdout, input); }
 static inline int cnc_init_extended_pair(int pair, int fg, int bg) { return init_extended_pair(pair, fg, bg); }
 
 // Last: term.h defines many short macros (lines, columns ...) that must not touch the code above.

@@ -1,4 +1,5 @@
 import ArgumentParser
+import FilterEngine
 import FilterExplorer
 import Foundation
 
@@ -10,6 +11,16 @@ struct ExploreCommand: ParsableCommand {
             Opens the terminal explorer on IMAGE, or on the bundled sample image (found in SampleImages beside \
             the executable or in the current directory's tree, or in $CIFILTERTEST_SAMPLES). Press ? inside for \
             every key. The last filter and edited values are kept in $XDG_STATE_HOME/cifiltertest/state.json.
+
+            --video PATH makes a YUV4MPEG2 stream the source instead of an image: a .y4m file, played at its \
+            frame rate and looping at its end, or - for standard input (ffmpeg -i in.mp4 -f yuv4mpegpipe - | \
+            cifiltertest explore --video -), shown as fast as it arrives and kept on its last frame at its end. \
+            The current filter is applied to every frame with its inputs live; when the preview is slower than \
+            the video, frames are dropped (the status line counts them and gives the frame rate shown). v \
+            pauses and resumes. Keys are read from the terminal (/dev/tty) when standard input is the video.
+
+            a animates the selected input (A types FROM → TO over SECONDS s [linear|ease-in-out]); e during an \
+            animation also gives the cifiltertest animate command that plays it.
 
             --bench measures keypress-to-preview latency over the implemented filters without a terminal.
             """)
@@ -37,6 +48,11 @@ struct ExploreCommand: ParsableCommand {
             + "on its input image (IMAGE replaces it).", valueName: "file"))
     var recipe: String?
 
+    @Option(help: ArgumentHelp(
+        "A Y4M video as the source instead of an image: a file (played at its frame rate, looping) or - for standard input.",
+        valueName: "path"))
+    var video: String?
+
     @Flag(help: "Measure keypress-to-preview latency (median and 95th percentile) over the implemented filters.")
     var bench = false
 
@@ -62,9 +78,18 @@ struct ExploreCommand: ParsableCommand {
         let opened: Recipe?
         do { opened = try recipe.map(Recipe.load) } catch { throw CommandError(message: "\(error)") }
         if let opened, opened.steps.isEmpty { throw CommandError(message: "\(recipe ?? ""): the recipe has no steps") }
+        if video != nil {
+            if image != nil {
+                throw ValidationError("--video and an image cannot go together: the video's frames are the source")
+            }
+            if video == "-", isatty(STDIN_FILENO) != 0 {
+                throw ValidationError("--video - reads standard input, which is the terminal here: pipe a Y4M stream in "
+                    + "(ffmpeg -i in.mp4 -f yuv4mpegpipe - | cifiltertest explore --video -)")
+            }
+        }
         do {
             let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced,
-                                                          graphics: forcedGraphics, recipe: opened))
+                                                          graphics: forcedGraphics, recipe: opened, videoPath: video))
             // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
             // so the parent shell sees it (and stops a script on Ctrl-C) as with any other program.
             if signal != 0 {
@@ -76,6 +101,9 @@ struct ExploreCommand: ParsableCommand {
             throw ExitCode(2)
         } catch let error as FilterExplorerError {
             throw ValidationError(error.message)
+        } catch let error as FilterError where video != nil {
+            // A video that is not usable Y4M (the reader's message names the file and the reason).
+            throw CommandError(message: error.message)
         }
     }
 }

@@ -14,9 +14,12 @@ public struct ExplorerOptions: Sendable {
     /// A recipe to open (`--recipe`): every step as an editable step of the chain, the last one selected, on its
     /// input image unless `imagePath` names another.
     public var recipe: Recipe?
+    /// A Y4M video to use as the source instead of an image (`--video`): a file, or "-" for standard input.
+    public var videoPath: String?
 
     public init(imagePath: String? = nil, filterName: String? = nil, stateURL: URL? = nil, colors: ColorMode? = nil,
-                graphics: GraphicsProtocol? = nil, recipe: Recipe? = nil) {
+                graphics: GraphicsProtocol? = nil, recipe: Recipe? = nil, videoPath: String? = nil) {
+        self.videoPath = videoPath
         self.graphics = graphics
         self.recipe = recipe
         self.imagePath = imagePath
@@ -51,6 +54,8 @@ public final class Explorer {
             case value(key: String)
             case search(cursor: Int, filter: String?)
             case export
+            /// The animation of an input (`A`): FROM → TO over SECONDS s [linear|ease-in-out].
+            case animation(key: String)
         }
         var purpose: Purpose
         var prompt: String
@@ -67,8 +72,9 @@ public final class Explorer {
     let terminal: Terminal
     let samples: SampleLibrary
     let tree: FilterTree
-    // Intermediates upstream of the input being edited (a clamped source, a blur's pyramid) are reused.
-    let context = RenderContext(options: .init(cacheBytes: 256 << 20))
+    // Intermediates upstream of the input being edited (a clamped source, a blur's pyramid) are reused; not for
+    // a video, whose frames are each rendered once (a cache would only hold on to old frames).
+    let context: RenderContext
     let renderer: PreviewRenderer
     let stateURL: URL
     var state: ExplorerState
@@ -119,14 +125,16 @@ public final class Explorer {
     var probeGeneration = 0
     /// The first help row shown (the help scrolls when it does not fit).
     var helpScroll = 0
-    /// The time input being animated (0→1, looping) with `a`, if any.
-    var animating: String?
+    /// What plays: an input's animation (`a`, `A`), a video source, and their frame rate (`App/ExplorerAnimation.swift`).
+    var playback = PlaybackState()
     var lastSubmitted = 0
     var submittedAt: UInt64 = 0
     let mailbox = Mailbox()
 
-    init(options: ExplorerOptions, samples: SampleLibrary, terminal: Terminal) {
+    init(options: ExplorerOptions, samples: SampleLibrary, terminal: Terminal, video: VideoSource? = nil) {
         self.samples = samples
+        context = RenderContext(options: .init(cacheBytes: video == nil ? 256 << 20 : 0))
+        playback.video = video
         self.terminal = terminal
         tree = FilterTree(list: .shared)
         stateURL = options.stateURL ?? ExplorerState.defaultURL()
@@ -158,12 +166,21 @@ public final class Explorer {
     public static func run(_ options: ExplorerOptions) throws -> Int32 {
         // Read the images before touching the terminal, so a missing file is a plain error message.
         let samples = try SampleLibrary(imagePath: options.imagePath ?? options.recipe?.input)
+        // A video's header too: a stream that is not Y4M is refused before the terminal changes.
+        let video = try options.videoPath.map { try VideoSource(path: $0) }
+        if let video { showFirstFrame(of: video, in: samples) }
         let terminal = try Terminal(forcedColors: options.colors)
-        defer { terminal.stop() }
-        let explorer = Explorer(options: options, samples: samples, terminal: terminal)
-        defer { explorer.renderer.stop() }
-        explorer.loop()
-        explorer.saveState()
+        do {
+            defer { terminal.stop() }
+            let explorer = Explorer(options: options, samples: samples, terminal: terminal, video: video)
+            defer { explorer.renderer.stop() }
+            video?.start()
+            defer { video?.stop() }
+            explorer.loop()
+            explorer.saveState()
+        }
+        // After the terminal is back: a stream that went bad while it played, in one line.
+        if let error = video?.status.error { throw FilterError(error) }
         return terminal.pendingSignal
     }
 
@@ -175,6 +192,7 @@ public final class Explorer {
             if terminal.pendingSignal != 0 { break }
             if let finished = renderer.takeFrame() {
                 frame = finished
+                countShownFrame()
                 imageDirty = true
                 if let error = finished.error { message = Message(text: "render failed: \(error)", isError: true) }
                 dirty = true
@@ -197,8 +215,9 @@ public final class Explorer {
                 if let text = posted.clipboard { copyToClipboard(text) }
                 dirty = true
             }
-            if animating != nil, frame?.generation ?? 0 >= lastSubmitted { advanceAnimation() }
+            advancePlayback()
             if needsRender { submitPreview() }
+            terminal.setInputTimeout(milliseconds: isPlaying ? 8 : 30)
             // The busy indicator counts tenths of a second while a render is in flight.
             let tenths = renderingFor.map { Int($0 * 10) }
             if tenths != shownRenderingTenths {
@@ -219,10 +238,12 @@ public final class Explorer {
             // closed, a repaint (Ctrl-L, resize). New frames set it too. (Not on every key: over ssh a sixel
             // image is hundreds of kilobytes.)
             let overlayBefore = coversPreview
-            handle(event)
+            withAnimationSettled { handle(event) }
             dirty = true
             if coversPreview != overlayBefore || event == .key(.ctrl("l")) || event == .resize { imageDirty = true }
         }
+        // The state is saved with the animated input's value from before the animation.
+        stopAnimation(restoring: true)
     }
 
     /// Whether an overlay (help, details) covers the preview.
@@ -267,7 +288,7 @@ public final class Explorer {
         }
         controlCursor = 0
         controlScroll = 0
-        animating = nil
+        stopAnimation(restoring: true)
         state.lastFilter = name
         ExplorerState.markSession(at: stateURL, filter: name)
         needsRender = true
@@ -350,8 +371,10 @@ public final class Explorer {
         let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
                                        maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)
         requestedGeometry = geometry
-        lastSubmitted = renderer.submit(PreviewRequest(image: framing.image, geometry: geometry,
-                                                       proxyFactor: framing.proxyFactor, refinement: refinement))
+        var request = PreviewRequest(image: framing.image, geometry: geometry, proxyFactor: framing.proxyFactor,
+                                     refinement: refinement)
+        request.scalesToPreviewSize = playback.video != nil
+        lastSubmitted = renderer.submit(request)
         submittedAt = DispatchTime.now().uptimeNanoseconds
     }
 
@@ -363,36 +386,6 @@ public final class Explorer {
 
     /// The geometry the marker and mouse use: the newest requested one.
     var geometry: PreviewGeometry? { requestedGeometry ?? frame?.geometry }
-
-    // MARK: Animation
-
-    /// Starts or stops animating the filter's time input (transitions), as CIFilterTest's play button.
-    func toggleAnimation() {
-        if animating != nil {
-            animating = nil
-            message = Message(text: "animation stopped", isError: false)
-            return
-        }
-        guard let control = session?.controls.first(where: { $0.input.type == .time }) else {
-            message = Message(text: "this filter has no time input to animate", isError: false)
-            return
-        }
-        animating = control.input.key
-        message = Message(text: "animating \(control.input.key) 0→1 (a stops)", isError: false)
-    }
-
-    /// The next animation step, taken once the previous frame is shown (so slow filters animate slower
-    /// rather than queueing frames).
-    private func advanceAnimation() {
-        guard let key = animating, let session, let input = session.descriptor.input(key) else { return }
-        let current: Double = if case .number(let n)? = session.value(forKey: key) { n } else { 0 }
-        let lower = input.minimum ?? 0, upper = input.maximum ?? 1
-        var next = current + (upper - lower) / 50
-        if next > upper { next = lower }
-        // Not an edit (no undo step per frame).
-        try? session.set(.number(next), forKey: key)
-        needsRender = true
-    }
 
     // MARK: Export
 
@@ -415,7 +408,8 @@ public final class Explorer {
         let files = chainExportFiles(output: path)
         guard let recipe = chainRecipe(output: path, crop: framing.rect, allValues: true) else { return }
         let recipePath = FilterSession.recipePath(output: path)
-        let command = chainRenderCommand(output: path, crop: framing.rect)
+        // While an input is animated, the `animate` command that plays it (the still is written as always).
+        let command = animationCommand(output: path, crop: framing.rect) ?? chainRenderCommand(output: path, crop: framing.rect)
         let context = context
         let mailbox = mailbox
         message = Message(text: "exporting \(path)…", isError: false)

@@ -121,6 +121,7 @@ extension Explorer {
     private func drawTitle(_ layout: ExplorerLayout) {
         let rect = samples.sourceRect
         var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
+        if let video = playback.video { parts.append(video.formatLabel) }
         parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
         if let chainLabel = chainTitleLabel { parts.append(chainLabel) }
         parts.append(zoomLabel)
@@ -374,11 +375,12 @@ extension Explorer {
             return inspectorStatusParts() + [.init(text: "? help", priority: 4)]
         }
         guard let session else { return [.init(text: "no filter", priority: 0), .init(text: "? help", priority: 1)] }
-        var parts = [StatusLine.Part(text: session.name, priority: 1)]
+        var parts = [StatusLine.Part(text: session.name, priority: 1)] + playbackStatusParts()
         if let control = currentControl {
             parts.append(.init(text: "\(control.input.key) = \(control.widget.valueText(control, explorer: self))", priority: 0, cuttable: true))
         }
-        if let seconds = renderingFor {
+        // While frames follow each other a frame is nearly always in flight: the busy mark is for slow ones.
+        if let seconds = renderingFor, !isPlaying || seconds >= 0.5 {
             parts.append(.init(text: String(format: "rendering… %.1f s", seconds), priority: 3))
         } else if let frame, frame.error == nil, previewNote == nil {
             // The time belongs to the frame shown; a proxy frame says so (its full-size refinement follows).

@@ -29,7 +29,10 @@ extension Explorer {
     private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
-        ("a", "animate the time input 0→1, looping (transitions); a again stops"),
+        ("a", "animate the selected input from its value to the slider's other end (2 s, looping); list focused: the time 0→1. "
+            + "a again stops, value back"),
+        ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
+        ("v", "video (explore --video): pause / resume"),
         ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
@@ -124,6 +127,10 @@ extension Explorer {
             needsRender = true
         case .char("a"):
             toggleAnimation()
+        case .char("A"):
+            beginAnimationPrompt()
+        case .char("v"):
+            toggleVideoPause()
         case .char("+"), .char("-"), .char("1"), .char("0"):
             zoomKey(key)
         case .char("z"):
@@ -271,6 +278,14 @@ extension Explorer {
                 try editThrowing { try control.widget.setText(entry.field.text, control: control, explorer: self) }
                 mode = .normal
                 message = nil  // an error from an earlier try is answered
+            } catch {
+                message = Message(text: "\(error)", isError: true)
+            }
+        case (.animation(let key), .submit):
+            do {
+                // Refused text changes nothing: the prompt stays open with the reason above it.
+                try submitAnimationPrompt(entry.field.text, key: key)
+                mode = .normal
             } catch {
                 message = Message(text: "\(error)", isError: true)
             }

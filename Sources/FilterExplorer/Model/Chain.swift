@@ -274,9 +274,17 @@ public final class Chain {
     /// The recipe of the whole chain: every step with its values (`FilterSession.recipe`), the clamps the
     /// explorer puts before filters that read beyond the edge, bypass flags, and links as `{"image": ID}`.
     public func recipe(output: String, crop: Rect? = nil, allValues: Bool = false, samples: SampleLibrary) -> Recipe {
+        writtenRecipe(output: output, crop: crop, allValues: allValues, samples: samples).recipe
+    }
+
+    /// `recipe`, and where each step of the chain is among the recipe's steps (the clamps shift them), from 1.
+    public func writtenRecipe(output: String, crop: Rect? = nil, allValues: Bool = false,
+                              samples: SampleLibrary) -> (recipe: Recipe, positions: [Int]) {
         if steps.count == 1, !steps[0].bypass, steps[0].links.isEmpty, steps[0].id == nil {
-            return steps[0].session.recipe(output: output, crop: crop, allValues: allValues)
+            let recipe = steps[0].session.recipe(output: output, crop: crop, allValues: allValues)
+            return (recipe, [recipe.steps.count])
         }
+        var positions: [Int] = []
         let ids = recipeIDs()
         var written: [Recipe.Step] = []
         var input: String?
@@ -307,20 +315,24 @@ public final class Chain {
             main.bypass = step.bypass
             main.id = ids[step.uid]
             written += (clamp.map { [$0] } ?? []) + [main]
+            positions.append(written.count)
         }
         // A first step without an image of its own (a generator) still gives the chain an input when something
         // reads it: the explorer's source.
         let readsInput = steps.contains { $0.links.values.contains(.input) } || steps.first?.bypass == true
         if input == nil, readsInput, let path = samples.path(.source) { input = FilterSession.absolute(path) }
-        return Recipe(input: input, crop: crop, steps: written)
+        return (Recipe(input: input, crop: crop, steps: written), positions)
     }
 
     /// The `cifiltertest render` command that makes the chain's output (the command line's words when it can
     /// say the chain, else `render --recipe` on the recipe written beside the output).
     public func renderCommand(output: String, crop: Rect? = nil, samples: SampleLibrary) -> String {
-        let words = recipe(output: output, crop: crop, samples: samples).commandArguments(output: output)
+        renderArguments(output: output, crop: crop, samples: samples).map(FilterSession.shellQuoted).joined(separator: " ")
+    }
+
+    public func renderArguments(output: String, crop: Rect? = nil, samples: SampleLibrary) -> [String] {
+        recipe(output: output, crop: crop, samples: samples).commandArguments(output: output)
             ?? ["cifiltertest", "render", "--recipe", FilterSession.recipePath(output: output), "-o", output]
-        return words.map(FilterSession.shellQuoted).joined(separator: " ")
     }
 
     // MARK: Opening a recipe

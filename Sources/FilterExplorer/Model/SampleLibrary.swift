@@ -66,11 +66,13 @@ public final class SampleLibrary {
     /// The directory of bundled samples, if one was found.
     public let directory: String?
     public let sourcePath: String
-    public let source: Image
+    /// The image the filters get as their source: the opened file's, or a video's current frame
+    /// (`replaceSource`).
+    public private(set) var source: Image
     public let secondPath: String
     public let second: Image
     /// The same size as the source, so masked filters line up.
-    public let mask: Image
+    public private(set) var mask: Image
     private var cache: [String: Image] = [:]
     /// What the source's file says that is not applied (an ICC profile other than sRGB), for the status line.
     public let warnings: [String]
@@ -134,7 +136,30 @@ public final class SampleLibrary {
     }
 
     public var sourceRect: Rect { source.extent }
+
+    // MARK: A replaceable source (video)
+
+    /// What the title and the image choosers call a source that is not the opened file (a video), if one is.
+    public private(set) var sourceLabel: String?
+    /// Whether proxies of the source are rendered once and kept (a photo) or left to each preview's render (a
+    /// video's frames, each shown once, on the preview's thread rather than the interface's).
+    public private(set) var rendersProxies = true
+
+    /// Makes `image` the source (a video's frame; the same size each time), named `label`. What was made from
+    /// the previous source (proxies, the small copy, its histogram) is made again from the new one.
+    public func replaceSource(_ image: Image, label: String) {
+        source = image
+        sourceLabel = label
+        rendersProxies = false
+        for key in cache.keys where key.hasPrefix(ImageChoice.source.persisted + "@") || key.hasPrefix(ImageChoice.smallSource.persisted)
+            || key.hasPrefix(ImageChoice.histogram.persisted) {
+            cache[key] = nil
+        }
+        if mask.extent != image.extent { mask = Self.makeMask(for: image.extent) }
+        if cache[ImageChoice.alphaMask.persisted]?.extent != image.extent { cache[ImageChoice.alphaMask.persisted] = nil }
+    }
     public var sourceName: String {
+        if let sourceLabel { return sourceLabel }
         let name = (sourcePath as NSString).lastPathComponent
         guard let count = upstream?.steps.count else { return name }
         return name + " + \(count) recipe step" + (count == 1 ? "" : "s")
@@ -190,7 +215,7 @@ public final class SampleLibrary {
     public func path(_ choice: ImageChoice) -> String? {
         switch choice {
         // With an upstream the source is no file (an export writes it, or the recipe names the steps).
-        case .source: upstream == nil ? sourcePath : nil
+        case .source: upstream == nil && sourceLabel == nil ? sourcePath : nil
         case .second: secondPath
         case .mask, .alphaMask, .shading, .smallSource, .histogram, .gradient, .palette: nil
         case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }
@@ -237,6 +262,8 @@ public final class SampleLibrary {
         let key = "\(choice.persisted)@proxy\(factor)"
         if let cached = cache[key] { return cached }
         let small = full.downsampled(by: factor)
+        // A video frame is shown once: its proxy is shrunk inside the preview's render, not here.
+        if !rendersProxies, choice == .source { return small }
         let proxy = Image(buffer: try context.render(small, rect: small.extent))
         cache[key] = proxy
         return proxy
