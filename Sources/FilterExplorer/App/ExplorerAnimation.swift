@@ -20,7 +20,9 @@ struct PlaybackState {
 /// An animation in progress on one filter's input: the value to put back when it stops, and its clock.
 struct RunningAnimation {
     var animation: LiveAnimation
-    let filter: String
+    /// The animated step's session (a chain may hold the same filter twice, each step with its own).
+    let session: FilterSession
+    var filter: String { session.name }
     /// The input's value before the animation (restored by `a`, and between events: see `withAnimationSettled`).
     let base: FilterValue
     /// Whether the input counted as edited before (the animation's own changes do not make it so).
@@ -119,7 +121,7 @@ extension Explorer {
             return
         }
         let key = control.input.key
-        let playing = playback.animation.flatMap { $0.animation.key == key && $0.filter == session.name ? $0.animation : nil }
+        let playing = playback.animation.flatMap { $0.animation.key == key && $0.session === session ? $0.animation : nil }
         let text = (playing ?? defaultAnimation(for: control))?.promptText ?? ""
         mode = .text(TextEntry(purpose: .animation(key: key), prompt: "animate \(key): ", field: TextField(text)))
     }
@@ -128,7 +130,7 @@ extension Explorer {
     func submitAnimationPrompt(_ text: String, key: String) throws {
         guard let session, let control = session.controls.first(where: { $0.input.key == key }) else { return }
         // The value before any animation: the one playing is stopped (and its input put back) first.
-        let current = playback.animation.flatMap { $0.filter == session.name && $0.animation.key == key ? $0.base : nil }
+        let current = playback.animation.flatMap { $0.session === session && $0.animation.key == key ? $0.base : nil }
             ?? session.value(forKey: key)
         guard let current else { throw FilterExplorerError("\(key) has no value to animate from") }
         let animation = try LiveAnimation.parse(text, input: control.input, current: current)
@@ -140,7 +142,7 @@ extension Explorer {
         guard let session, let base = session.value(forKey: animation.key) else { return }
         Self.nextSerial += 1
         let now = DispatchTime.now().uptimeNanoseconds
-        playback.animation = RunningAnimation(animation: animation, filter: session.name, base: base,
+        playback.animation = RunningAnimation(animation: animation, session: session, base: base,
                                               wasEdited: session.edited.contains(animation.key),
                                               started: now &- UInt64(max(0, offset) * 1e9), serial: Self.nextSerial)
         playback.meter.reset()
@@ -159,7 +161,7 @@ extension Explorer {
 
     /// The animated input's value from before, and whether it counted as edited.
     private func putBack(_ running: RunningAnimation) {
-        guard let session = sessions[running.filter] else { return }
+        let session = running.session
         var snapshot = session.snapshot()
         snapshot.values[running.animation.key] = running.base
         if !running.wasEdited { snapshot.edited.remove(running.animation.key) }
@@ -168,7 +170,7 @@ extension Explorer {
 
     /// Sets the animated input to where the clock says (not an edit: no undo step per frame).
     private func applyAnimationFrame() {
-        guard let running = playback.animation, let session, session.name == running.filter else { return }
+        guard let running = playback.animation, let session, session === running.session else { return }
         try? session.set(running.value(now: DispatchTime.now().uptimeNanoseconds), forKey: running.animation.key)
         needsRender = true
     }
@@ -186,7 +188,7 @@ extension Explorer {
             applyAnimationFrame()
             return
         }
-        guard running, let session, session.name == after.filter else {
+        guard running, let session, session === after.session else {
             // Another filter: this one keeps its value from before.
             playback.animation = nil
             return
@@ -242,7 +244,7 @@ extension Explorer {
     /// looping GIF beside the export (`out.png` → `out.gif`): the render command's chain with `--animate`,
     /// `--frames` (one pass at 25 fps), `--fps` and `--ease`.
     func animationCommand(output: String, crop: Rect) -> String? {
-        guard let running = playback.animation, let session, session.name == running.filter else { return nil }
+        guard let running = playback.animation, let session, session === running.session else { return nil }
         // The step by filter name, or by its number in the written recipe when the filter is there more than once.
         guard chain.count > 0 else {
             return running.animation.animateArguments(render: session.renderArguments(output: output, crop: crop), step: session.name)?

@@ -156,7 +156,7 @@ extension Explorer {
         tree.reveal(filterNamed: step.session.name)
         controlCursor = 0
         controlScroll = 0
-        animating = nil
+        stopAnimation(restoring: true)
         state.lastFilter = step.session.name
         needsRender = true
     }
