@@ -27,7 +27,7 @@ extension SpeedPathTests {
     /// On a photo, the rays give the passes' look: PSNR ≥ 45 dB for centres inside, on a pixel centre, at a
     /// corner, outside, and amounts up to the rays' limit either way.
     @Test(arguments: [(0.5, 0.5, 20.0), (0.3, 0.6, 20), (-0.1, 0.2, 10), (0.5, 0.5, -15), (1.0, 1.0, 20), (0.5, 1.3, 5),
-                      (0.7, 0.4, -20), (0.5, 0.5, 1)])
+                      (0.7, 0.4, -20)])
     func zoomRaysMatchThePassesOnAPhoto(_ fx: Double, _ fy: Double, _ amount: Double) throws {
         let photo = try ImageFile.read(Self.samples.appendingPathComponent("chelsea.png").path)
         let e = photo.extent
@@ -67,7 +67,8 @@ extension SpeedPathTests {
     }
 
     /// On a smooth image each pixel is the mean of the bilinear image along its segment, p to p + (c − p)·k,
-    /// within 1/255 (the straightforward integral: 2048 samples at the midpoints of equal steps).
+    /// within 1/255 (the straightforward integral: 2048 samples at the midpoints of equal steps), away from the
+    /// image's edges.
     @Test(arguments: [0.4, -0.25, 1.0])
     func zoomRaysGiveTheSegmentMean(_ k: Double) throws {
         let image = TestImages.make(width: 80, height: 60) { x, y in
@@ -77,25 +78,33 @@ extension SpeedPathTests {
         let source = try TestImages.render(image)
         let centre = SIMD2<Double>(30.2, 33.7)
         let out = try TestImages.render(ZoomRays.apply(image, centre: centre, k: k, extent: image.extent, passes: 2))
-        var worst: Float = 0
+        var worst: Float = 0, at = (0, 0)
         for y in 0..<60 {
             for x in 0..<80 {
                 let px = Double(x) + 0.5, py = Double(y) + 0.5
+                // Where a segment runs within 1.5 pixels of the image's edge, the two rays either side of the pixel
+                // can differ in how much transparency they read (the edge is a sharp step across them): those
+                // pixels are left to the PSNR test. A segment's nearest point to the border is one of its ends.
+                let ex = px + (centre.x - px) * k, ey = py + (centre.y - py) * k
+                let margin = [px, py, ex, ey, 80 - px, 80 - ex, 60 - py, 60 - ey].min()!
+                if margin < 1.5 { continue }
                 var sum = Pixel(0, 0, 0, 0)
                 for j in 0..<2048 {
                     let t = (Double(j) + 0.5) / 2048 * k
                     sum += source.sampleLinear(Float(px + (centre.x - px) * t), Float(py + (centre.y - py) * t))
                 }
-                worst = max(worst, largestComponent(out.pixel(x: x, y: y) - sum / 2048))
+                let d = largestComponent(out.pixel(x: x, y: y) - sum / 2048)
+                if d > worst { worst = d; at = (x, y) }
             }
         }
-        #expect(worst < 1 / 255, "\(worst)")
+        #expect(worst < 1 / 255, "\(worst) at \(at)")
     }
 
     /// Beyond the rays' amount, infinite extents and far centres take the passes.
     @Test func zoomBeyondTheRaysTakesThePasses() throws {
         let image = Self.pattern(width: 60, height: 40)
-        for (centre, amount) in [([30.0, 20.0], 35.0), ([30, 20], -60), ([1e5, 20], 10)] {
+        // Amount 35 and -60 beyond the rays; 1e5 too far; amount 1 here streaks under 8 pixels (one pass).
+        for (centre, amount) in [([30.0, 20.0], 35.0), ([30, 20], -60), ([1e5, 20], 10), ([30, 20], 1)] {
             let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector(centre),
                                                                 "inputAmount": .number(amount)])
             let passes = BlurEffectFilters.zoomPasses(image, centre: SIMD2(centre[0], centre[1]), k: amount / 100)

@@ -81,8 +81,10 @@ enum BlurEffectFilters {
         let k = try inputs.number("inputAmount") / 100
         let e = image.extent
         guard abs(k) > 1e-4, !e.isEmpty else { return image }
-        if ZoomRays.applies(extent: e, centre: centre, k: k) {
-            return ZoomRays.apply(image, centre: centre, k: k, extent: e, passes: zoomPassCount(e, centre: centre, k: k))
+        // One pass (streaks of at most 8 pixels) costs less than the rays and is the definition itself.
+        let passes = zoomPassCount(e, centre: centre, k: k)
+        if passes >= 2, ZoomRays.applies(extent: e, centre: centre, k: k) {
+            return ZoomRays.apply(image, centre: centre, k: k, extent: e, passes: passes)
         }
         return zoomPasses(image, centre: centre, k: k)
     }
