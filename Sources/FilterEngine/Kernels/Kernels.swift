@@ -121,6 +121,12 @@ public struct RegionContext {
     /// The part of `output.rect` this call must fill (the renderer splits big regions between threads).
     public let rect: PixelRect
     public let inputs: [PixelBuffer]
+    /// The render's worker threads, for a kernel that is not `parallel` and splits its own work.
+    public let threads: Int
+
+    public init(output: PixelBuffer, rect: PixelRect, inputs: [PixelBuffer], threads: Int = 1) {
+        self.output = output; self.rect = rect; self.inputs = inputs; self.threads = max(1, threads)
+    }
 }
 
 /// A kernel that reads neighbourhoods (blur, convolution, morphology, reductions). It declares the region of

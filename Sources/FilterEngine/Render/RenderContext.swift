@@ -165,7 +165,7 @@ public final class RenderContext: @unchecked Sendable {
                         kernel.body(RegionContext(output: buffer, rect: band, inputs: inputs))
                     }
                 } else {
-                    kernel.body(RegionContext(output: buffer, rect: request, inputs: inputs))
+                    kernel.body(RegionContext(output: buffer, rect: request, inputs: inputs, threads: options.threads))
                 }
             } else {
                 parallelBands(request, plan: plan, cancellation, deadline) { evaluator, band in

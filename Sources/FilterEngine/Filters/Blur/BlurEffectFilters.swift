@@ -81,12 +81,30 @@ enum BlurEffectFilters {
         let k = try inputs.number("inputAmount") / 100
         let e = image.extent
         guard abs(k) > 1e-4, !e.isEmpty else { return image }
+        // One pass (streaks of at most 8 pixels) costs less than the rays and is the definition itself.
+        let passes = zoomPassCount(e, centre: centre, k: k)
+        if passes >= 2, ZoomRays.applies(extent: e, centre: centre, k: k) {
+            return ZoomRays.apply(image, centre: centre, k: k, extent: e, passes: passes)
+        }
+        return zoomPasses(image, centre: centre, k: k)
+    }
+
+    /// How many passes of 8 samples cover the longest streak (at most 4).
+    static func zoomPassCount(_ e: Rect, centre: SIMD2<Double>, k: Double) -> Int {
         // The longest streak: |k| × the farthest corner's distance (a large window for an infinite image).
         let box = e.isInfinite ? Rect(x: centre.x - 4096, y: centre.y - 4096, width: 8192, height: 8192) : e
         let far = [(box.minX, box.minY), (box.maxX, box.minY), (box.minX, box.maxY), (box.maxX, box.maxY)]
             .map { (($0.0 - centre.x) * ($0.0 - centre.x) + ($0.1 - centre.y) * ($0.1 - centre.y)).squareRoot() }.max()!
         var passes = 1, span = abs(k) * far
         while span > 8 && passes < 4 { span /= 8; passes += 1 }
+        return passes
+    }
+
+    /// The zoom blur by passes of 8 bilinear samples (the definition the ray path is checked against, and the
+    /// path for infinite extents, far centres and amounts beyond ±100).
+    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double) -> Image {
+        let e = image.extent
+        let passes = zoomPassCount(e, centre: centre, k: k)
         var result = image
         var scale = k
         for _ in 0..<passes {

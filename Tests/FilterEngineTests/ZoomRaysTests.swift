@@ -1,0 +1,115 @@
+import Foundation
+import Testing
+@testable import FilterEngine
+
+/// The zoom blur's ray path (`ZoomRays`) against the passes it replaces and against the segment's mean.
+extension SpeedPathTests {
+    static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
+        .deletingLastPathComponent().appendingPathComponent("SampleImages")
+
+    /// PSNR of two 8-bit renders over the same rectangle (colour weighted by alpha, as ConformanceTests).
+    static func psnr(_ a: Image, _ b: Image, rect: Rect) throws -> Double {
+        let x = try TestImages.context.renderRGBA8(a, rect: rect), y = try TestImages.context.renderRGBA8(b, rect: rect)
+        var squared = 0.0
+        for i in stride(from: 0, to: x.bytes.count, by: 4) {
+            let xa = Double(x.bytes[i + 3]) / 255, ya = Double(y.bytes[i + 3]) / 255
+            for c in 0..<3 {
+                let d = Double(x.bytes[i + c]) * xa - Double(y.bytes[i + c]) * ya
+                squared += d * d
+            }
+            let d = Double(x.bytes[i + 3]) - Double(y.bytes[i + 3])
+            squared += d * d
+        }
+        let mse = squared / Double(x.bytes.count)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
+    /// On a photo, the rays give the passes' look: PSNR ≥ 45 dB for centres inside, on a pixel centre, at a
+    /// corner, outside, and amounts up to the rays' limit either way.
+    @Test(arguments: [(0.5, 0.5, 20.0), (0.3, 0.6, 20), (-0.1, 0.2, 10), (0.5, 0.5, -15), (1.0, 1.0, 20), (0.5, 1.3, 5),
+                      (0.7, 0.4, -20)])
+    func zoomRaysMatchThePassesOnAPhoto(_ fx: Double, _ fy: Double, _ amount: Double) throws {
+        let photo = try ImageFile.read(Self.samples.appendingPathComponent("chelsea.png").path)
+        let e = photo.extent
+        // A centre on a pixel centre for the second case, anywhere for the others.
+        let centre = SIMD2((e.minX + e.width * fx).rounded(.down) + (fx == 0.3 ? 0.5 : 0.37), e.minY + e.height * fy)
+        let k = amount / 100
+        #expect(ZoomRays.applies(extent: e, centre: centre, k: k))
+        let rays = ZoomRays.apply(photo, centre: centre, k: k, extent: e,
+                                  passes: BlurEffectFilters.zoomPassCount(e, centre: centre, k: k))
+        let passes = BlurEffectFilters.zoomPasses(photo, centre: centre, k: k)
+        // The filter takes the rays here.
+        let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(photo), "inputCenter": .vector([centre.x, centre.y]),
+                                                            "inputAmount": .number(amount)])
+        #expect(TestImages.maxDifference(try TestImages.render(filtered), try TestImages.render(rays)) == 0)
+        let value = try Self.psnr(rays, passes, rect: e)
+        #expect(value >= 45, "PSNR \(value) dB")
+    }
+
+    /// A crop renders the pixels of the whole render, and one thread the pixels of several.
+    @Test func zoomRaysTiledEqualsUntiled() throws {
+        let image = Self.pattern(width: 150, height: 90)
+        let zoomed = ZoomRays.apply(image, centre: SIMD2(61.3, 40.5), k: 0.2, extent: image.extent, passes: 2)
+        let whole = try TestImages.render(zoomed)
+        for rect in [Rect(x: 10, y: 7, width: 40, height: 30), Rect(x: 60, y: 0, width: 90, height: 41),
+                     Rect(x: 0, y: 50, width: 150, height: 40)] {
+            let part = try TestImages.render(zoomed, rect)
+            var worst: Float = 0
+            for y in part.rect.y..<part.rect.maxY {
+                for x in part.rect.x..<part.rect.maxX { worst = max(worst, largestComponent(part.pixel(x: x, y: y) - whole.pixel(x: x, y: y))) }
+            }
+            #expect(worst < 1e-5, "\(rect): \(worst)")
+        }
+        let one = try TestImages.render(zoomed, context: RenderContext(options: .init(threads: 1)))
+        let four = try TestImages.render(zoomed, context: RenderContext(options: .init(threads: 4)))
+        #expect(TestImages.maxDifference(one, whole) == 0)
+        #expect(TestImages.maxDifference(four, whole) == 0)
+    }
+
+    /// On a smooth image each pixel is the mean of the bilinear image along its segment, p to p + (c − p)·k,
+    /// within 1/255 (the straightforward integral: 2048 samples at the midpoints of equal steps), away from the
+    /// image's edges.
+    @Test(arguments: [0.4, -0.25, 1.0])
+    func zoomRaysGiveTheSegmentMean(_ k: Double) throws {
+        let image = TestImages.make(width: 80, height: 60) { x, y in
+            let u = Float(x) / 80, v = Float(y) / 60
+            return Pixel(0.5 + 0.4 * sin(6 * u + 2 * v), 0.5 + 0.4 * cos(5 * v - u), u * v, 1)
+        }
+        let source = try TestImages.render(image)
+        let centre = SIMD2<Double>(30.2, 33.7)
+        let out = try TestImages.render(ZoomRays.apply(image, centre: centre, k: k, extent: image.extent, passes: 2))
+        var worst: Float = 0, at = (0, 0)
+        for y in 0..<60 {
+            for x in 0..<80 {
+                let px = Double(x) + 0.5, py = Double(y) + 0.5
+                // Where a segment runs within 1.5 pixels of the image's edge, the two rays either side of the pixel
+                // can differ in how much transparency they read (the edge is a sharp step across them): those
+                // pixels are left to the PSNR test. A segment's nearest point to the border is one of its ends.
+                let ex = px + (centre.x - px) * k, ey = py + (centre.y - py) * k
+                let margin = [px, py, ex, ey, 80 - px, 80 - ex, 60 - py, 60 - ey].min()!
+                if margin < 1.5 { continue }
+                var sum = Pixel(0, 0, 0, 0)
+                for j in 0..<2048 {
+                    let t = (Double(j) + 0.5) / 2048 * k
+                    sum += source.sampleLinear(Float(px + (centre.x - px) * t), Float(py + (centre.y - py) * t))
+                }
+                let d = largestComponent(out.pixel(x: x, y: y) - sum / 2048)
+                if d > worst { worst = d; at = (x, y) }
+            }
+        }
+        #expect(worst < 1 / 255, "\(worst) at \(at)")
+    }
+
+    /// Beyond the rays' amount, infinite extents and far centres take the passes.
+    @Test func zoomBeyondTheRaysTakesThePasses() throws {
+        let image = Self.pattern(width: 60, height: 40)
+        // Amount 35 and -60 beyond the rays; 1e5 too far; amount 1 here streaks under 8 pixels (one pass).
+        for (centre, amount) in [([30.0, 20.0], 35.0), ([30, 20], -60), ([1e5, 20], 10), ([30, 20], 1)] {
+            let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector(centre),
+                                                                "inputAmount": .number(amount)])
+            let passes = BlurEffectFilters.zoomPasses(image, centre: SIMD2(centre[0], centre[1]), k: amount / 100)
+            #expect(TestImages.maxDifference(try TestImages.render(filtered), try TestImages.render(passes)) == 0)
+        }
+        #expect(!ZoomRays.applies(extent: .infinite, centre: SIMD2(0, 0), k: 0.1))
+    }
+}
