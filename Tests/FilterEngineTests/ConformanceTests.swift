@@ -203,18 +203,7 @@ import Testing
         guard ours.width == apple.width, ours.height == apple.height else {
             return (0, (ours.width, ours.height), (apple.width, apple.height))
         }
-        var squared = 0.0
-        for i in stride(from: 0, to: ours.bytes.count, by: 4) {
-            let oa = Double(ours.bytes[i + 3]) / 255, aa = Double(apple.bytes[i + 3]) / 255
-            for c in 0..<3 {
-                let d = Double(ours.bytes[i + c]) * oa - Double(apple.bytes[i + c]) * aa
-                squared += d * d
-            }
-            let d = Double(ours.bytes[i + 3]) - Double(apple.bytes[i + 3])
-            squared += d * d
-        }
-        let mse = squared / Double(ours.bytes.count)
-        return (mse == 0 ? 99 : 10 * log10(255 * 255 / mse), (ours.width, ours.height), (apple.width, apple.height))
+        return (TestImages.psnr(ours.bytes, apple.bytes), (ours.width, ours.height), (apple.width, apple.height))
     }
 }
 

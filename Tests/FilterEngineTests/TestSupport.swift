@@ -6,6 +6,23 @@ import Testing
 enum TestImages {
     static let context = RenderContext()
 
+    /// PSNR of two 8-bit RGBA renders of one size, colour weighted by its alpha (so that what is transparent in
+    /// both does not count); 99 when they are identical.
+    static func psnr(_ x: [UInt8], _ y: [UInt8]) -> Double {
+        var squared = 0.0
+        for i in stride(from: 0, to: x.count, by: 4) {
+            let xa = Double(x[i + 3]) / 255, ya = Double(y[i + 3]) / 255
+            for c in 0..<3 {
+                let d = Double(x[i + c]) * xa - Double(y[i + c]) * ya
+                squared += d * d
+            }
+            let d = Double(x[i + 3]) - Double(y[i + 3])
+            squared += d * d
+        }
+        let mse = squared / Double(x.count)
+        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+    }
+
     /// A width×height image whose working-space pixels come from `pixel(x, y)` (y up).
     static func make(width: Int, height: Int, _ pixel: (Int, Int) -> Pixel) -> Image {
         let buffer = PixelBuffer(rect: PixelRect(x: 0, y: 0, width: width, height: height))

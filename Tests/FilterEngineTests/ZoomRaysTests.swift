@@ -7,21 +7,9 @@ extension SpeedPathTests {
     static let samples = URL(fileURLWithPath: #filePath).deletingLastPathComponent().deletingLastPathComponent()
         .deletingLastPathComponent().appendingPathComponent("SampleImages")
 
-    /// PSNR of two 8-bit renders over the same rectangle (colour weighted by alpha, as ConformanceTests).
+    /// PSNR of two 8-bit renders over the same rectangle.
     static func psnr(_ a: Image, _ b: Image, rect: Rect) throws -> Double {
-        let x = try TestImages.context.renderRGBA8(a, rect: rect), y = try TestImages.context.renderRGBA8(b, rect: rect)
-        var squared = 0.0
-        for i in stride(from: 0, to: x.bytes.count, by: 4) {
-            let xa = Double(x.bytes[i + 3]) / 255, ya = Double(y.bytes[i + 3]) / 255
-            for c in 0..<3 {
-                let d = Double(x.bytes[i + c]) * xa - Double(y.bytes[i + c]) * ya
-                squared += d * d
-            }
-            let d = Double(x.bytes[i + 3]) - Double(y.bytes[i + 3])
-            squared += d * d
-        }
-        let mse = squared / Double(x.bytes.count)
-        return mse == 0 ? 99 : 10 * log10(255 * 255 / mse)
+        TestImages.psnr(try TestImages.context.renderRGBA8(a, rect: rect).bytes, try TestImages.context.renderRGBA8(b, rect: rect).bytes)
     }
 
     /// On a photo, the rays give the passes' look: PSNR ≥ 45 dB for centres inside, on a pixel centre, at a

@@ -485,9 +485,9 @@ public final class FilterSession {
                 case (.image?, .text(let path)):
                     try setImage(.file(path), forKey: key)
                 case (.image?, .image(Recipe.inputID)):
-                    try setImage(samples.upstream == nil ? .source : .file(samples.sourcePath), forKey: key)
+                    try setImage(.source, forKey: key)
                 case (.image?, .image(let id)):
-                    // The explorer shows one upstream chain: a side branch's output is not kept.
+                    // Links to earlier steps are the chain's (`Chain.open`); a session alone cannot show them.
                     if key != "inputImage" { warnings.append("\(name).\(key) takes the output of step \"\(id)\", which the explorer cannot show") }
                 case (.colorCube?, .text(let path)):
                     try setTable(.cubeFile(path), forKey: key)
@@ -534,9 +534,7 @@ public final class FilterSession {
             var stem = key.hasPrefix("input") ? String(key.dropFirst(5)) : key
             for suffix in ["Image", "Data"] where stem.hasSuffix(suffix) && stem.count > suffix.count { stem = String(stem.dropLast(suffix.count)) }
             stem = stem.prefix(1).lowercased() + stem.dropFirst()
-            // A source made by a recipe's upstream steps is not written: the recipe repeats the steps.
-            let upstreamSource = key == "inputImage" && imageChoices[key] == .source && samples.upstream != nil
-            if let choice = imageChoices[key], samples.path(choice) == nil, !upstreamSource, let image = try? samples.image(choice) {
+            if let choice = imageChoices[key], samples.path(choice) == nil, let image = try? samples.image(choice) {
                 files.append(ExportFile(key: key, path: "\(base)-\(stem).png", contents: .image(image)))
             }
             guard let choice = tableChoices[key], case .data(let data)? = filter.value(forKey: key) else { continue }
@@ -583,15 +581,7 @@ public final class FilterSession {
         if imageChoices["inputImage"] != nil, PreviewPlanner.readsBeyondEdge(descriptor) {
             steps.insert(Recipe.Step(filter: ExplorerHints.clampFilter), at: 0)
         }
-        var input = imageChoices["inputImage"].flatMap { samples.path($0) ?? written["inputImage"] }
-        if imageChoices["inputImage"] == .source, let upstream = samples.upstream {
-            // Opened from a recipe: its earlier steps again, cut as the explorer cut their output.
-            let cut = samples.upstreamCrop.map { r in
-                Recipe.Step(filter: ExplorerHints.cropFilter, inputs: [.init("inputRectangle", .numbers([r.x, r.y, r.width, r.height]))])
-            }
-            steps = upstream.steps + (cut.map { [$0] } ?? []) + steps
-            input = samples.sourcePath
-        }
+        let input = imageChoices["inputImage"].flatMap { samples.path($0) ?? written["inputImage"] }
         return Recipe(input: input.map(Self.absolute), crop: crop, steps: steps)
     }
 

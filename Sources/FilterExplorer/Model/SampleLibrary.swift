@@ -80,15 +80,8 @@ public final class SampleLibrary {
     public static let defaultSource = "astronaut.png"
     static let secondCandidates = ["coffee.png", "chelsea.png", "astronaut.png"]
 
-    /// The earlier steps of a recipe opened in the explorer (`explore --recipe`), applied to the image as a fixed
-    /// upstream: the source is their output (cut to `upstreamCrop` when it is infinite or larger), and an export
-    /// writes them before the filter. Nil otherwise.
-    public let upstream: Recipe?
-    public let upstreamCrop: Rect?
-
     /// Opens `imagePath` (or the bundled default sample) and the second sample. Errors name what is missing.
-    /// With `upstream` steps, the source is their output on the image.
-    public init(imagePath: String?, upstream: Recipe? = nil,
+    public init(imagePath: String?,
                 environment: [String: String] = ProcessInfo.processInfo.environment) throws {
         directory = Self.findSampleDirectory(environment: environment)
         if let imagePath {
@@ -106,19 +99,7 @@ public final class SampleLibrary {
         let name = (sourcePath as NSString).lastPathComponent
         warnings = loaded.properties.warnings.map { "\(name): \($0)" }
         guard !loaded.image.extent.isEmpty else { throw FilterExplorerError("\(sourcePath): the image is empty") }
-        if let upstream, !upstream.steps.isEmpty {
-            // Rendered once: the steps are fixed, and every preview starts from their output.
-            let made = try upstream.makeImage(input: loaded.image)
-            let rect = (made.extent.isInfinite ? try Recipe.outputRect(crop: upstream.crop, image: made, input: loaded.image) : made.extent).integral
-            guard !rect.isEmpty, !rect.isInfinite else { throw FilterExplorerError("the recipe's earlier steps make an empty image") }
-            source = Image(buffer: try RenderContext().render(made, rect: rect))
-            self.upstream = upstream
-            upstreamCrop = rect == made.extent ? nil : rect
-        } else {
-            source = loaded.image
-            self.upstream = nil
-            upstreamCrop = nil
-        }
+        source = loaded.image
         // The second sample is a bundled one different from the source; without samples, the source again.
         let sourceName = (sourcePath as NSString).lastPathComponent
         if let directory,
@@ -159,10 +140,7 @@ public final class SampleLibrary {
         if cache[ImageChoice.alphaMask.persisted]?.extent != image.extent { cache[ImageChoice.alphaMask.persisted] = nil }
     }
     public var sourceName: String {
-        if let sourceLabel { return sourceLabel }
-        let name = (sourcePath as NSString).lastPathComponent
-        guard let count = upstream?.steps.count else { return name }
-        return name + " + \(count) recipe step" + (count == 1 ? "" : "s")
+        sourceLabel ?? (sourcePath as NSString).lastPathComponent
     }
 
     /// The bundled samples, by file name.
@@ -214,8 +192,8 @@ public final class SampleLibrary {
     /// The path a choice reads, for command lines (generated images have none: export writes them).
     public func path(_ choice: ImageChoice) -> String? {
         switch choice {
-        // With an upstream the source is no file (an export writes it, or the recipe names the steps).
-        case .source: upstream == nil && sourceLabel == nil ? sourcePath : nil
+        // A labelled source (a video's frame) is no file: an export writes it.
+        case .source: sourceLabel == nil ? sourcePath : nil
         case .second: secondPath
         case .mask, .alphaMask, .shading, .smallSource, .histogram, .gradient, .palette: nil
         case .sample(let name): directory.map { ($0 as NSString).appendingPathComponent(name) }

@@ -118,8 +118,6 @@ enum ExplorerHints {
 
     /// Put before edge-reading filters in the printed `render` command, as the preview clamps their source.
     static let clampFilter = "CIAffineClamp"
-    /// Cuts the output of a recipe's earlier steps where the explorer cut it (an export re-opened for editing).
-    static let cropFilter = "CICrop"
     /// Make the histogram sample (sRGB-encoded, then binned).
     static let linearToSRGBFilter = "CILinearToSRGBToneCurve"
     static let areaHistogramFilter = "CIAreaHistogram"
