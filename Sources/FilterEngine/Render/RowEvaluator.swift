@@ -5,10 +5,44 @@ struct RowEvaluator {
     let plan: RenderPlan
     // The plan's tables, copied once per evaluator so that the per-span path reads local arrays instead of a
     // shared object's properties (which cost reference counting contended between threads).
-    private let nodes: [Image]
-    private let inputIndices: [[Int]]
     private let extents: [PixelRect]
     private let buffers: [PixelBuffer?]
+    private let buffered: [Bool]
+    /// Per node, what the per-span path needs, taken out of `Image.Kind` once per evaluator: matching the enum
+    /// on every span copied its whole payload (kernel names and closures, input arrays), several reference-count
+    /// operations a node and span, on objects shared by the threads.
+    private let steps: [Step]
+    /// Node i's inputs are `inputs[inputStart[i]..<inputStart[i + 1]]` (flat: no array to retain per span).
+    private let inputs: [Int]
+    private let inputStart: [Int]
+
+    private enum Step {
+        case source(SourcePixels)
+        case constant(Pixel)
+        case color(@Sendable (ColorSpan) -> Void)
+        case warp(@Sendable (UnsafeMutablePointer<SIMD2<Float>>, Int, Int, Int) -> Void, WarpKernel.Sampling)
+        case clamp(PixelRect)
+        case crop
+        case translate(dx: Int, dy: Int)
+        case downsample(Int)
+        case upsample(Int)
+        case general
+
+        init(_ kind: Image.Kind) {
+            switch kind {
+            case .source(let source): self = .source(source)
+            case .constant(let pixel): self = .constant(pixel)
+            case .color(let kernel, _): self = .color(kernel.body)
+            case .warp(let kernel, _, _): self = .warp(kernel.map, kernel.sampling)
+            case .general: self = .general
+            case .crop: self = .crop
+            case .clamp(_, let e): self = .clamp(e)
+            case .translate(_, let dx, let dy): self = .translate(dx: dx, dy: dy)
+            case .downsample(_, let f): self = .downsample(f)
+            case .upsample(_, let f): self = .upsample(f)
+            }
+        }
+    }
     /// Rows are evaluated in spans of this many pixels (16 KiB per planar row): short enough to stay in cache
     /// through a fused chain, long enough that the per-span bookkeeping is small. Measured on the dev machine
     /// (2 threads, 1080p): 1024 beat 256 by 10–20% on the five-filter chains; whole rows were slower.
@@ -24,10 +58,12 @@ struct RowEvaluator {
 
     init(plan: RenderPlan) {
         self.plan = plan
-        nodes = plan.nodes
-        inputIndices = plan.inputIndices
         extents = plan.extents
         buffers = plan.buffers
+        buffered = plan.buffers.map { $0 != nil }
+        steps = plan.nodes.map { Step($0.kind) }
+        inputs = plan.inputIndices.flatMap { $0 }
+        inputStart = plan.inputIndices.reduce(into: [0]) { $0.append($0.last! + $1.count) }
         // A fused tree holds at most one scratch row per extra input at a time; the graph's input count bounds it.
         scratchRows = plan.inputIndices.reduce(0) { $0 + $1.count } + 1
         scratch = .allocate(capacity: Self.spanWidth * 4 * scratchRows)
@@ -61,7 +97,7 @@ struct RowEvaluator {
 
     /// Writes pixels `x0..<x0+count` of row `y` of node `index` into `out` (count ≤ spanWidth).
     mutating func evaluate(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
-        if let buffer = buffers[index] {
+        if buffered[index], let buffer = buffers[index] {
             read(buffer, x0: x0, y: y, count: count, into: out)
             return
         }
@@ -140,20 +176,20 @@ struct RowEvaluator {
     }
 
     private mutating func evaluateInside(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
-        let inputs = inputIndices[index]
-        switch nodes[index].kind {
+        let first = inputStart[index], inputCount = inputStart[index + 1] - first
+        switch steps[index] {
         case .source(let source):
             let e = extents[index]
             source.read(x0: x0 - e.x, y: y - e.y, count: count, into: out, scratch: pixels)
         case .constant(let pixel):
             out.fill(pixel, count: count)
-        case .color(let kernel, _):
-            if inputs.isEmpty {
-                kernel.body(ColorSpan(out: out, others: others, x0: x0, y: y, count: count))
+        case .color(let body):
+            if inputCount == 0 {
+                body(ColorSpan(out: out, others: others, x0: x0, y: y, count: count))
                 return
             }
-            evaluate(inputs[0], x0: x0, y: y, count: count, into: out)
-            let extra = inputs.count - 1
+            evaluate(inputs[first], x0: x0, y: y, count: count, into: out)
+            let extra = inputCount - 1
             let mine = others + othersTop
             othersTop += extra
             let rows = scratchTop
@@ -162,18 +198,18 @@ struct RowEvaluator {
                 let row = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
                 scratchTop += 1
                 mine[k] = row
-                evaluate(inputs[k + 1], x0: x0, y: y, count: count, into: row)
+                evaluate(inputs[first + k + 1], x0: x0, y: y, count: count, into: row)
             }
-            kernel.body(ColorSpan(out: out, others: mine, x0: x0, y: y, count: count))
+            body(ColorSpan(out: out, others: mine, x0: x0, y: y, count: count))
             scratchTop = rows
             othersTop -= extra
-        case .warp(let kernel, _, _):
-            guard let source = buffers[inputs[0]] else {
+        case .warp(let map, let sampling):
+            guard let source = buffers[inputs[first]] else {
                 out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
-            kernel.map(coordinates, x0, y, count)
-            switch kernel.sampling {
+            map(coordinates, x0, y, count)
+            switch sampling {
             case .linear:
                 // Measured on the 2-core dev VM (bench case o, CPU time): 17% less for the whole twirl render than
                 // one `sampleLinear(x, y)` call a pixel followed by `out.load`.
@@ -183,8 +219,8 @@ struct RowEvaluator {
                 for i in 0..<count { pixels[i] = source.sampleNearest(coordinates[i].x, coordinates[i].y) }
             }
             out.load(pixels, count: count)
-        case .clamp(_, let e):
-            guard let source = buffers[inputs[0]] else {
+        case .clamp(let e):
+            guard let source = buffers[inputs[first]] else {
                 out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
@@ -193,13 +229,13 @@ struct RowEvaluator {
                 out[i] = source.pixel(x: min(max(x0 + i, e.x), e.maxX - 1), y: sy)
             }
         case .crop:
-            evaluate(inputs[0], x0: x0, y: y, count: count, into: out)
-        case .translate(_, let dx, let dy):
-            evaluate(inputs[0], x0: x0 - dx, y: y - dy, count: count, into: out)
-        case .downsample(_, let f):
-            downsample(inputs[0], factor: f, x0: x0, y: y, count: count, into: out)
-        case .upsample(_, let f):
-            guard let source = buffers[inputs[0]] else {
+            evaluate(inputs[first], x0: x0, y: y, count: count, into: out)
+        case .translate(let dx, let dy):
+            evaluate(inputs[first], x0: x0 - dx, y: y - dy, count: count, into: out)
+        case .downsample(let f):
+            downsample(inputs[first], factor: f, x0: x0, y: y, count: count, into: out)
+        case .upsample(let f):
+            guard let source = buffers[inputs[first]] else {
                 out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
