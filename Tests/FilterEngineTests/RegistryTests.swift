@@ -16,6 +16,39 @@ import Testing
         }
     }
 
+    /// `JSONValue.parse` reads documents itself and leaves the rest to JSONDecoder: both must give the same values
+    /// (key order aside: JSONDecoder's is a dictionary's), and what it declines must still parse or fail as before.
+    @Test func fastJSONReadsAsJSONDecoderDoes() throws {
+        func same(_ a: JSONValue, _ b: JSONValue) -> Bool {
+            switch (a, b) {
+            case (.object(let x, let xo), .object(let y, let yo)):
+                return Set(xo) == Set(yo) && xo.count == yo.count && x.count == y.count
+                    && x.allSatisfy { key, value in y[key].map { same(value, $0) } ?? false }
+            case (.array(let x), .array(let y)): return x.count == y.count && zip(x, y).allSatisfy { same($0, $1) }
+            case (.number(let x), .number(let y)): return x.bitPattern == y.bitPattern
+            default: return a == b
+            }
+        }
+        let documents = [
+            embeddedCatalogJSON,
+            #"{"a": "x\u00e9\n\"\/\\", "b": [1, -2.5e3, 0, 0.0, 1E-2, true, false, null, {}], "c": [], "f": "\u0000\t"}"#,
+            #"  [ 1 , 2 ]  "#, #"["é€😀"]"#, #"[123456789012345678901234567890, 0.1, 1.7976931348623157e308, 5e-324]"#,
+            // Declined, then read or refused by JSONDecoder.
+            #"{"d": "\ud83d\ude00", "e": -0}"#, #"{"a": 1, "a": 2}"#, #"[1,]"#, "42", #"[1e400]"#, #"[01]"#, #"[1.]"#,
+            "[\"\u{1}\"]", "", "[", #"{"a" 1}"#,
+        ]
+        for text in documents {
+            let data = Data(text.utf8)
+            let fast = data.withUnsafeBytes { FastJSON.parseDocument($0) }
+            let decoded = try? JSONValue.parseWithDecoder(data)
+            let parsed = try? JSONValue.parse(data)
+            if let fast { #expect(decoded.map { same(fast, $0) } == true, "\(text.prefix(60))") }
+            #expect((parsed == nil) == (decoded == nil), "\(text.prefix(60))")
+            if let parsed, let decoded { #expect(same(parsed, decoded), "\(text.prefix(60))") }
+        }
+        #expect(Data(embeddedCatalogJSON.utf8).withUnsafeBytes { FastJSON.parseDocument($0) } != nil)
+    }
+
     @Test func everyImplementationHasAnEntry() {
         for name in FilterRegistry.implementedNames { #expect(Self.catalog.filter(named: name) != nil, "\(name)") }
         for name in FilterRegistry.notYetImplemented { #expect(Self.catalog.filter(named: name) != nil, "\(name)") }

@@ -1,6 +1,7 @@
 // Image decoding and encoding in memory through libpng and libjpeg-turbo, with errors returned as messages
 // (both libraries report errors by longjmp, which Swift cannot catch, so that part lives in C); and the table
-// look-ups of the engine's 8-bit sRGB conversions, which need AVX2 gathers that Swift cannot express.
+// look-ups of the engine's 8-bit sRGB conversions and of CISepiaTone, which need AVX2 gathers that Swift cannot
+// express.
 #ifndef CIMAGEIO_H
 #define CIMAGEIO_H
 #include <stddef.h>
@@ -62,4 +63,11 @@ void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_
 /// as ColorMath.encodeTable defines it. Same table padding.
 void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, uint8_t *rgba);
+/// CISepiaTone's curve look-ups and mix (sepia.c), eight pixels at a time with AVX2 gathers; same arithmetic as
+/// the Swift loops in ColorEffectFilters.sepiaTone, which do what is left. `table`: the SIMD3<Float> entries
+/// (4 floats apart); `cells` and `fractions` as that kernel computes them. Returns how many pixels it did
+/// (a multiple of 8; 0 without AVX2).
+int cimageio_sepia_mix(const int32_t *cells, const float *fractions, const float *table, int count, float t,
+                       float *r, float *g, float *b, const float *a);
+
 #endif

@@ -3,12 +3,44 @@ import Foundation
 /// Evaluates spans of fused nodes for one thread, in planar rows reused from span to span.
 struct RowEvaluator {
     let plan: RenderPlan
-    // The plan's tables, copied once per evaluator so that the per-span path reads local arrays instead of a
-    // shared object's properties (which cost reference counting contended between threads).
-    private let nodes: [Image]
-    private let inputIndices: [[Int]]
-    private let extents: [PixelRect]
     private let buffers: [PixelBuffer?]
+    /// Per node, what the per-span path needs, taken out of `Image.Kind` once per evaluator into plain memory:
+    /// matching the enum, or reading Swift arrays of a `mutating` evaluator, on every span cost several
+    /// reference-count operations a node and span, on objects shared by the threads (perf: 5% of the vintage
+    /// chain on one thread). Node i's inputs are `inputs[inputStart[i]..<inputStart[i + 1]]`.
+    private let steps: UnsafeMutablePointer<Step>
+    private let extents: UnsafeMutablePointer<PixelRect>
+    private let buffered: UnsafeMutablePointer<Bool>
+    private let inputs: UnsafeMutablePointer<Int>
+    private let inputStart: UnsafeMutablePointer<Int>
+    /// Keeps the objects `steps` points to alive.
+    private let owners: [AnyObject]
+
+    /// Trivial (unmanaged references): copying one costs nothing.
+    private enum Step {
+        case source(Unmanaged<SourcePixels>)
+        case constant(Pixel)
+        case color(Unmanaged<ColorBody>)
+        case warp(Unmanaged<WarpMap>)
+        case clamp(PixelRect)
+        case crop
+        case translate(dx: Int, dy: Int)
+        case downsample(Int)
+        case upsample(Int)
+        case general
+    }
+
+    private final class ColorBody {
+        let run: @Sendable (ColorSpan) -> Void
+        init(_ run: @escaping @Sendable (ColorSpan) -> Void) { self.run = run }
+    }
+
+    private final class WarpMap {
+        let map: @Sendable (UnsafeMutablePointer<SIMD2<Float>>, Int, Int, Int) -> Void
+        let sampling: WarpKernel.Sampling
+        init(_ kernel: WarpKernel) { map = kernel.map; sampling = kernel.sampling }
+    }
+
     /// Rows are evaluated in spans of this many pixels (16 KiB per planar row): short enough to stay in cache
     /// through a fused chain, long enough that the per-span bookkeeping is small. Measured on the dev machine
     /// (2 threads, 1080p): 1024 beat 256 by 10–20% on the five-filter chains; whole rows were slower.
@@ -24,10 +56,38 @@ struct RowEvaluator {
 
     init(plan: RenderPlan) {
         self.plan = plan
-        nodes = plan.nodes
-        inputIndices = plan.inputIndices
-        extents = plan.extents
         buffers = plan.buffers
+        let n = plan.nodes.count
+        var owners: [AnyObject] = []
+        func own<T: AnyObject>(_ object: T) -> Unmanaged<T> {
+            owners.append(object)
+            return Unmanaged.passUnretained(object)
+        }
+        steps = .allocate(capacity: n)
+        steps.initialize(from: plan.nodes.map { node -> Step in
+            switch node.kind {
+            case .source(let source): .source(own(source))
+            case .constant(let pixel): .constant(pixel)
+            case .color(let kernel, _): .color(own(ColorBody(kernel.body)))
+            case .warp(let kernel, _, _): .warp(own(WarpMap(kernel)))
+            case .general: .general
+            case .crop: .crop
+            case .clamp(_, let e): .clamp(e)
+            case .translate(_, let dx, let dy): .translate(dx: dx, dy: dy)
+            case .downsample(_, let f): .downsample(f)
+            case .upsample(_, let f): .upsample(f)
+            }
+        }, count: n)
+        self.owners = owners
+        extents = .allocate(capacity: n)
+        extents.initialize(from: plan.extents, count: n)
+        buffered = .allocate(capacity: n)
+        buffered.initialize(from: plan.buffers.map { $0 != nil }, count: n)
+        let flat = plan.inputIndices.flatMap { $0 }
+        inputs = .allocate(capacity: max(1, flat.count))
+        inputs.initialize(from: flat, count: flat.count)
+        inputStart = .allocate(capacity: n + 1)
+        inputStart.initialize(from: plan.inputIndices.reduce(into: [0]) { $0.append($0.last! + $1.count) }, count: n + 1)
         // A fused tree holds at most one scratch row per extra input at a time; the graph's input count bounds it.
         scratchRows = plan.inputIndices.reduce(0) { $0 + $1.count } + 1
         scratch = .allocate(capacity: Self.spanWidth * 4 * scratchRows)
@@ -37,6 +97,7 @@ struct RowEvaluator {
     }
 
     func release() {
+        steps.deallocate(); extents.deallocate(); buffered.deallocate(); inputs.deallocate(); inputStart.deallocate()
         scratch.deallocate()
         others.deallocate()
         coordinates.deallocate()
@@ -61,7 +122,7 @@ struct RowEvaluator {
 
     /// Writes pixels `x0..<x0+count` of row `y` of node `index` into `out` (count ≤ spanWidth).
     mutating func evaluate(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
-        if let buffer = buffers[index] {
+        if buffered[index], let buffer = buffers[index] {
             read(buffer, x0: x0, y: y, count: count, into: out)
             return
         }
@@ -140,20 +201,20 @@ struct RowEvaluator {
     }
 
     private mutating func evaluateInside(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
-        let inputs = inputIndices[index]
-        switch nodes[index].kind {
+        let first = inputStart[index], inputCount = inputStart[index + 1] - first
+        switch steps[index] {
         case .source(let source):
             let e = extents[index]
-            source.read(x0: x0 - e.x, y: y - e.y, count: count, into: out, scratch: pixels)
+            source._withUnsafeGuaranteedRef { $0.read(x0: x0 - e.x, y: y - e.y, count: count, into: out, scratch: pixels) }
         case .constant(let pixel):
             out.fill(pixel, count: count)
-        case .color(let kernel, _):
-            if inputs.isEmpty {
-                kernel.body(ColorSpan(out: out, others: others, x0: x0, y: y, count: count))
+        case .color(let body):
+            if inputCount == 0 {
+                body._withUnsafeGuaranteedRef { $0.run(ColorSpan(out: out, others: others, x0: x0, y: y, count: count)) }
                 return
             }
-            evaluate(inputs[0], x0: x0, y: y, count: count, into: out)
-            let extra = inputs.count - 1
+            evaluate(inputs[first], x0: x0, y: y, count: count, into: out)
+            let extra = inputCount - 1
             let mine = others + othersTop
             othersTop += extra
             let rows = scratchTop
@@ -162,18 +223,19 @@ struct RowEvaluator {
                 let row = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
                 scratchTop += 1
                 mine[k] = row
-                evaluate(inputs[k + 1], x0: x0, y: y, count: count, into: row)
+                evaluate(inputs[first + k + 1], x0: x0, y: y, count: count, into: row)
             }
-            kernel.body(ColorSpan(out: out, others: mine, x0: x0, y: y, count: count))
+            body._withUnsafeGuaranteedRef { $0.run(ColorSpan(out: out, others: mine, x0: x0, y: y, count: count)) }
             scratchTop = rows
             othersTop -= extra
-        case .warp(let kernel, _, _):
-            guard let source = buffers[inputs[0]] else {
+        case .warp(let warp):
+            guard let source = buffers[inputs[first]] else {
                 out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
-            kernel.map(coordinates, x0, y, count)
-            switch kernel.sampling {
+            let sampling = warp._withUnsafeGuaranteedRef { $0.sampling }
+            warp._withUnsafeGuaranteedRef { $0.map(coordinates, x0, y, count) }
+            switch sampling {
             case .linear:
                 // Measured on the 2-core dev VM (bench case o, CPU time): 17% less for the whole twirl render than
                 // one `sampleLinear(x, y)` call a pixel followed by `out.load`.
@@ -183,8 +245,8 @@ struct RowEvaluator {
                 for i in 0..<count { pixels[i] = source.sampleNearest(coordinates[i].x, coordinates[i].y) }
             }
             out.load(pixels, count: count)
-        case .clamp(_, let e):
-            guard let source = buffers[inputs[0]] else {
+        case .clamp(let e):
+            guard let source = buffers[inputs[first]] else {
                 out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
@@ -193,13 +255,13 @@ struct RowEvaluator {
                 out[i] = source.pixel(x: min(max(x0 + i, e.x), e.maxX - 1), y: sy)
             }
         case .crop:
-            evaluate(inputs[0], x0: x0, y: y, count: count, into: out)
-        case .translate(_, let dx, let dy):
-            evaluate(inputs[0], x0: x0 - dx, y: y - dy, count: count, into: out)
-        case .downsample(_, let f):
-            downsample(inputs[0], factor: f, x0: x0, y: y, count: count, into: out)
-        case .upsample(_, let f):
-            guard let source = buffers[inputs[0]] else {
+            evaluate(inputs[first], x0: x0, y: y, count: count, into: out)
+        case .translate(let dx, let dy):
+            evaluate(inputs[first], x0: x0 - dx, y: y - dy, count: count, into: out)
+        case .downsample(let f):
+            downsample(inputs[first], factor: f, x0: x0, y: y, count: count, into: out)
+        case .upsample(let f):
+            guard let source = buffers[inputs[first]] else {
                 out.fill(Pixel(0, 0, 0, 0), count: count)
                 return
             }
