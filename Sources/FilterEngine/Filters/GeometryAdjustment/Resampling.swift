@@ -1,4 +1,5 @@
 import Foundation
+import CImageIO
 
 /// Separable resampling for the scale transforms: one horizontal and one vertical pass, each a general kernel
 /// that computes, for every output column (or row), the source pixels under its footprint and their weights.
@@ -84,6 +85,27 @@ enum Resampling {
         var count: [Int] = []
         var offset: [Int] = []
         var weights: [Float] = []
+        /// For `cimageio_resample_row_rgba` (weighted filters, after `pack`): every output gets `width` taps, the
+        /// missing ones zero weights, so the inner loop has one length and several outputs can be summed at once.
+        var width = 0
+        var start32: [Int32] = []
+        var splat: [Float] = []
+
+        /// Fills `width`, `start32` and `splat` (the layout cimageio.h describes). A zero weight adds an exact
+        /// zero to the sum (the pixels it meets are finite), so the sums are unchanged.
+        mutating func pack() {
+            let n = start.count
+            width = count.max() ?? 1
+            start32 = start.map { Int32($0) }
+            if n % 2 == 1, let last = start.last { start32.append(Int32(last)) }
+            splat = [Float](repeating: 0, count: (n + 1) / 2 * width * 8)
+            for k in 0..<n {
+                let base = (k / 2) * width * 8 + 4 * (k % 2)
+                for j in 0..<count[k] {
+                    for c in 0..<4 { splat[base + 8 * j + c] = weights[offset[k] + j] }
+                }
+            }
+        }
     }
 
     /// The taps of one pass, computed by the first band that asks and reused by the others: every band of a
@@ -94,6 +116,10 @@ enum Resampling {
         private var key: [Int] = []
         private var value = Taps()
         private let lock = NSLock()
+        private let packs: Bool
+
+        /// `packs`: also `Taps.pack` them (for the horizontal pass's C loop).
+        init(packs: Bool = false) { self.packs = packs }
 
         func taps(first: Int, count: Int, scale s: Double, filter: Filter, sourceLow: Int, sourceHigh: Int) -> Taps {
             lock.lock()
@@ -102,6 +128,7 @@ enum Resampling {
             if key != wanted {
                 value = Resampling.taps(first: first, count: count, scale: s, filter: filter,
                                         sourceLow: sourceLow, sourceHigh: sourceHigh)
+                if packs && !filter.isMaximum { value.pack() }
                 key = wanted
             }
             return value
@@ -161,20 +188,13 @@ enum Resampling {
     static func verticalTaps(_ dst: UnsafeMutablePointer<Pixel>, count n: Int, input: PixelBuffer, x: Int, start: Int,
                              taps: Int, weights: [Float], offset: Int) {
         let out = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: Float.self)
-        let block = 256
-        weights.withUnsafeBufferPointer { w in
-            for b in stride(from: 0, to: n, by: block) {
-                let m = 4 * min(block, n - b)
-                let d = out + 4 * b
-                func source(_ j: Int) -> UnsafePointer<Float> {
-                    UnsafeRawPointer(input.row(start + j) + (x - input.rect.x + b)).assumingMemoryBound(to: Float.self)
-                }
-                let first = source(0), w0 = w[offset]
-                for i in 0..<m { d[i] = first[i] * w0 }
-                for j in 1..<max(1, taps) {
-                    let src = source(j), wj = w[offset + j]
-                    for i in 0..<m { d[i] += src[i] * wj }
-                }
+        let taps = max(1, taps)
+        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: taps) { rows in
+            for j in 0..<taps {
+                rows[j] = UnsafeRawPointer(input.row(start + j) + (x - input.rect.x)).assumingMemoryBound(to: Float.self)
+            }
+            weights.withUnsafeBufferPointer { w in
+                cimageio_resample_column(rows.baseAddress!, w.baseAddress! + offset, Int32(taps), Int32(4 * n), out)
             }
         }
     }
@@ -213,7 +233,7 @@ enum Resampling {
         let extent = scaledExtent(image.extent, scale: s, vertical: false)
         let source = image.pixelExtent
         let isMaximum = filter.isMaximum
-        let cache = TapsCache()
+        let cache = TapsCache(packs: true)
         let kernel = GeneralKernel(name: "resampleX", roi: { _, r in r }) { context in
             let r = context.rect, outBase = context.output
             let t = cache.taps(first: r.x, count: r.width, scale: s, filter: filter,
@@ -224,7 +244,9 @@ enum Resampling {
             let n = max(1, hi - lo)
             let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * n)
             let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
-            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+            // Room for the padded taps past the last column: zeros (times zero weights).
+            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n + t.width)
+            (row + n).initialize(repeating: Pixel(0, 0, 0, 0), count: t.width)
             defer { planes.deallocate(); scratch.deallocate(); row.deallocate() }
             let planar = PlanarRow(base: planes, stride: n)
             for y in r.y..<r.maxY {
@@ -235,7 +257,18 @@ enum Resampling {
                 }
                 pixels.read(x0: lo - source.x, y: y - source.y, count: hi - lo, into: planar, scratch: scratch)
                 planar.store(row, count: hi - lo)
-                horizontalRow(row - lo, into: out, count: r.width, taps: t, isMaximum: isMaximum)
+                if isMaximum {
+                    horizontalRow(row - lo, into: out, count: r.width, taps: t, isMaximum: true)
+                    continue
+                }
+                t.start32.withUnsafeBufferPointer { start in
+                    t.splat.withUnsafeBufferPointer { w in
+                        // `src` is indexed by source column, as the starts are.
+                        let src = UnsafeRawPointer(row - lo).assumingMemoryBound(to: Float.self)
+                        cimageio_resample_row_rgba(src, start.baseAddress!, w.baseAddress!, Int32(t.width),
+                                                   Int32(r.width), UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self))
+                    }
+                }
             }
         }
         return kernel.apply(extent: extent, inputs: [])
