@@ -1,5 +1,5 @@
 // The inner loops of the separable resampling (Resampling.swift), with AVX: Swift's one sum a pixel is a single
-// chain of dependent adds (12 taps × the add latency at 50 %), so these keep several output pixels in flight.
+// chain of dependent adds (12 taps × the add latency at 50 %), so these keep several sums in flight.
 // Every sum is still taken in tap order as a multiply then an add (no FMA), so the results are the Swift
 // loops' bit for bit.
 #include "include/cimageio.h"
@@ -9,41 +9,46 @@
 
 #pragma clang fp contract(off)
 
-void cimageio_resample_row_rgba(const float *src, const int32_t *start, const float *weights, int taps, int count,
-                                float *out) {
+void cimageio_resample_rows4_rgba(const float *const *src, const int32_t *start, const float *weights, int taps,
+                                  int count, float *const *out) {
     int k = 0;
 #if defined(__AVX__)
-    // Two output pixels share a register (low and high half); four such pairs are summed together.
-    const size_t block = (size_t)taps * 8;
-#define CIMAGEIO_PAIR(s, t, j) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps((s) + 4 * (j))), \
-                                                    _mm_loadu_ps((t) + 4 * (j)), 1)
-    for (; k + 8 <= count; k += 8) {
-        const float *w = weights + (size_t)(k / 2) * block;
-        const float *s0 = src + 4 * start[k], *s1 = src + 4 * start[k + 1], *s2 = src + 4 * start[k + 2];
-        const float *s3 = src + 4 * start[k + 3], *s4 = src + 4 * start[k + 4], *s5 = src + 4 * start[k + 5];
-        const float *s6 = src + 4 * start[k + 6], *s7 = src + 4 * start[k + 7];
+    // A register holds one output pixel of two rows (low and high half): the weight is one broadcast for four
+    // rows, and two outputs of four rows give four independent sums. Measured on the 2-core dev VM (C model,
+    // 1080p 50 %, 12 taps, best of 15): 2.9 ms a frame against 5.5 for one row with four outputs in flight.
+#define CIMAGEIO_PAIR(a, b, o, j) _mm256_insertf128_ps(_mm256_castps128_ps256(_mm_loadu_ps(src[a] + 4 * ((o) + (j)))), \
+                                                       _mm_loadu_ps(src[b] + 4 * ((o) + (j))), 1)
+    for (; k + 2 <= count; k += 2) {
+        const float *w = weights + (size_t)k * taps;
+        const int o0 = start[k], o1 = start[k + 1];
         __m256 a0 = _mm256_setzero_ps(), a1 = a0, a2 = a0, a3 = a0;
         for (int j = 0; j < taps; j++) {
-            a0 = _mm256_add_ps(a0, _mm256_mul_ps(CIMAGEIO_PAIR(s0, s1, j), _mm256_loadu_ps(w + 8 * j)));
-            a1 = _mm256_add_ps(a1, _mm256_mul_ps(CIMAGEIO_PAIR(s2, s3, j), _mm256_loadu_ps(w + block + 8 * j)));
-            a2 = _mm256_add_ps(a2, _mm256_mul_ps(CIMAGEIO_PAIR(s4, s5, j), _mm256_loadu_ps(w + 2 * block + 8 * j)));
-            a3 = _mm256_add_ps(a3, _mm256_mul_ps(CIMAGEIO_PAIR(s6, s7, j), _mm256_loadu_ps(w + 3 * block + 8 * j)));
+            const __m256 w0 = _mm256_broadcast_ss(w + j), w1 = _mm256_broadcast_ss(w + taps + j);
+            a0 = _mm256_add_ps(a0, _mm256_mul_ps(CIMAGEIO_PAIR(0, 1, o0, j), w0));
+            a1 = _mm256_add_ps(a1, _mm256_mul_ps(CIMAGEIO_PAIR(2, 3, o0, j), w0));
+            a2 = _mm256_add_ps(a2, _mm256_mul_ps(CIMAGEIO_PAIR(0, 1, o1, j), w1));
+            a3 = _mm256_add_ps(a3, _mm256_mul_ps(CIMAGEIO_PAIR(2, 3, o1, j), w1));
         }
-        _mm256_storeu_ps(out + 4 * k, a0);
-        _mm256_storeu_ps(out + 4 * k + 8, a1);
-        _mm256_storeu_ps(out + 4 * k + 16, a2);
-        _mm256_storeu_ps(out + 4 * k + 24, a3);
+        _mm_storeu_ps(out[0] + 4 * k, _mm256_castps256_ps128(a0));
+        _mm_storeu_ps(out[1] + 4 * k, _mm256_extractf128_ps(a0, 1));
+        _mm_storeu_ps(out[2] + 4 * k, _mm256_castps256_ps128(a1));
+        _mm_storeu_ps(out[3] + 4 * k, _mm256_extractf128_ps(a1, 1));
+        _mm_storeu_ps(out[0] + 4 * k + 4, _mm256_castps256_ps128(a2));
+        _mm_storeu_ps(out[1] + 4 * k + 4, _mm256_extractf128_ps(a2, 1));
+        _mm_storeu_ps(out[2] + 4 * k + 4, _mm256_castps256_ps128(a3));
+        _mm_storeu_ps(out[3] + 4 * k + 4, _mm256_extractf128_ps(a3, 1));
     }
 #undef CIMAGEIO_PAIR
 #endif
-    // The rest one pixel at a time (its weights are the splatted four in its pair's half).
     for (; k < count; k++) {
-        const float *w = weights + (size_t)(k / 2) * taps * 8 + 4 * (k & 1);
-        const float *s = src + 4 * start[k];
-        float a[4] = {0, 0, 0, 0};
-        for (int j = 0; j < taps; j++)
-            for (int c = 0; c < 4; c++) a[c] = a[c] + s[4 * j + c] * w[8 * j + c];
-        for (int c = 0; c < 4; c++) out[4 * k + c] = a[c];
+        const float *w = weights + (size_t)k * taps;
+        for (int r = 0; r < 4; r++) {
+            const float *s = src[r] + 4 * start[k];
+            float a[4] = {0, 0, 0, 0};
+            for (int j = 0; j < taps; j++)
+                for (int c = 0; c < 4; c++) a[c] = a[c] + s[4 * j + c] * w[j];
+            for (int c = 0; c < 4; c++) out[r][4 * k + c] = a[c];
+        }
     }
 }
 

@@ -83,3 +83,17 @@ void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b
         rgba[4 * i + 3] = 255;
     }
 }
+
+void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *table, int opaque, float *out) {
+    // Interleaved, for the resampling's horizontal pass; the same numbers as the planar decode and Swift's
+    // premultiply (alpha = byte × (1/255) as a float, each colour times it).
+    for (int i = 0; i < count; i++) {
+        const uint8_t *p = rgba + 4 * i;
+        float r = table[p[0]], g = table[p[1]], b = table[p[2]], a = 1;
+        if (!opaque) {
+            a = (float)p[3] * (1.0f / 255.0f);
+            r *= a; g *= a; b *= a;
+        }
+        out[4 * i] = r; out[4 * i + 1] = g; out[4 * i + 2] = b; out[4 * i + 3] = a;
+    }
+}

@@ -58,17 +58,18 @@ void cimageio_decode_srgb8(const uint8_t *rgba, int count, const float *table,
 /// The table must have 3 readable bytes after its last entry.
 void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
                            int count, const uint8_t *table, uint8_t *rgba);
+/// `count` RGBA8 pixels to interleaved premultiplied floats (r, g, b = table[byte] × alpha; alpha 1 if `opaque`).
+void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *table, int opaque, float *out);
 /// Opaque planar floats to RGBA8 (alpha 255), the index computed here: clamp((bits >> shift) - base, 0, top),
 /// as ColorMath.encodeTable defines it. Same table padding.
 void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, uint8_t *rgba);
 
 // The resampling passes' inner loops (resample.c): sums in tap order, a multiply then an add, as in Swift.
-/// Interleaved RGBA floats: out[k] = Σ_j w(k, j) · src[start[k] + j] for j < taps. The weights are splatted in
-/// pairs of outputs: pair p = k / 2 holds taps × 8 floats, tap j's 8 being w(2p, j) four times then w(2p+1, j)
-/// four times (zeros past the real taps and for a missing odd last output).
-void cimageio_resample_row_rgba(const float *src, const int32_t *start, const float *weights, int taps, int count,
-                                float *out);
+/// Four rows of interleaved RGBA floats: out[r][k] = Σ_j weights[k · taps + j] · src[r][start[k] + j] for
+/// j < taps (weights zero past an output's real taps; every src row readable that far).
+void cimageio_resample_rows4_rgba(const float *const *src, const int32_t *start, const float *weights, int taps,
+                                  int count, float *const *out);
 /// out[i] = Σ_j weights[j] · rows[j][i] over `n` floats, j from 0 to taps − 1 (taps ≥ 1).
 void cimageio_resample_column(const float *const *rows, const float *weights, int taps, int n, float *out);
 #endif

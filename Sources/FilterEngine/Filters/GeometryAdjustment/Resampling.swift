@@ -85,25 +85,20 @@ enum Resampling {
         var count: [Int] = []
         var offset: [Int] = []
         var weights: [Float] = []
-        /// For `cimageio_resample_row_rgba` (weighted filters, after `pack`): every output gets `width` taps, the
-        /// missing ones zero weights, so the inner loop has one length and several outputs can be summed at once.
+        /// For `cimageio_resample_rows4_rgba` (weighted filters, after `pack`): every output gets `width` taps,
+        /// the missing ones zero weights, so the inner loop has one length and several outputs are summed at once.
         var width = 0
         var start32: [Int32] = []
-        var splat: [Float] = []
+        var packed: [Float] = []
 
-        /// Fills `width`, `start32` and `splat` (the layout cimageio.h describes). A zero weight adds an exact
+        /// Fills `width`, `start32` and `packed` (output k's weights at k × width). A zero weight adds an exact
         /// zero to the sum (the pixels it meets are finite), so the sums are unchanged.
         mutating func pack() {
-            let n = start.count
             width = count.max() ?? 1
             start32 = start.map { Int32($0) }
-            if n % 2 == 1, let last = start.last { start32.append(Int32(last)) }
-            splat = [Float](repeating: 0, count: (n + 1) / 2 * width * 8)
-            for k in 0..<n {
-                let base = (k / 2) * width * 8 + 4 * (k % 2)
-                for j in 0..<count[k] {
-                    for c in 0..<4 { splat[base + 8 * j + c] = weights[offset[k] + j] }
-                }
+            packed = [Float](repeating: 0, count: start.count * width)
+            for k in 0..<start.count {
+                for j in 0..<count[k] { packed[k * width + j] = weights[offset[k] + j] }
             }
         }
     }
@@ -242,31 +237,58 @@ enum Resampling {
             let lo = t.start.min() ?? source.x
             let hi = zip(t.start, t.count).map { $0 + $1 }.max() ?? source.x
             let n = max(1, hi - lo)
-            let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * n)
-            let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
-            // Room for the padded taps past the last column: zeros (times zero weights).
-            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n + t.width)
-            (row + n).initialize(repeating: Pixel(0, 0, 0, 0), count: t.width)
-            defer { planes.deallocate(); scratch.deallocate(); row.deallocate() }
-            let planar = PlanarRow(base: planes, stride: n)
-            for y in r.y..<r.maxY {
-                let out = outBase.row(y) + (r.x - outBase.rect.x)
-                guard y >= source.y, y < source.maxY, hi > lo else {
-                    out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
-                    continue
-                }
-                pixels.read(x0: lo - source.x, y: y - source.y, count: hi - lo, into: planar, scratch: scratch)
-                planar.store(row, count: hi - lo)
-                if isMaximum {
+            if isMaximum {
+                let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * n)
+                let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+                let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+                defer { planes.deallocate(); scratch.deallocate(); row.deallocate() }
+                let planar = PlanarRow(base: planes, stride: n)
+                for y in r.y..<r.maxY {
+                    let out = outBase.row(y) + (r.x - outBase.rect.x)
+                    guard y >= source.y, y < source.maxY, hi > lo else {
+                        out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                        continue
+                    }
+                    pixels.read(x0: lo - source.x, y: y - source.y, count: hi - lo, into: planar, scratch: scratch)
+                    planar.store(row, count: hi - lo)
                     horizontalRow(row - lo, into: out, count: r.width, taps: t, isMaximum: true)
-                    continue
                 }
-                t.start32.withUnsafeBufferPointer { start in
-                    t.splat.withUnsafeBufferPointer { w in
-                        // `src` is indexed by source column, as the starts are.
-                        let src = UnsafeRawPointer(row - lo).assumingMemoryBound(to: Float.self)
-                        cimageio_resample_row_rgba(src, start.baseAddress!, w.baseAddress!, Int32(t.width),
-                                                   Int32(r.width), UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self))
+                return
+            }
+            // Weighted: four rows at a time (they share the weights). Each row buffer has room for the padded
+            // taps past its last column, zeros (times zero weights); a spare row stands in for missing ones.
+            let rowLength = n + t.width
+            let rows = UnsafeMutablePointer<Pixel>.allocate(capacity: 4 * rowLength)
+            let spare = UnsafeMutablePointer<Pixel>.allocate(capacity: r.width)
+            defer { rows.deallocate(); spare.deallocate() }
+            rows.initialize(repeating: Pixel(0, 0, 0, 0), count: 4 * rowLength)
+            let y0 = max(r.y, source.y), y1 = hi > lo ? min(r.maxY, source.maxY) : y0
+            for y in r.y..<r.maxY where y < y0 || y >= y1 {
+                (outBase.row(y) + (r.x - outBase.rect.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+            }
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: 4) { src in
+                withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>?.self, capacity: 4) { dst in
+                    func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
+                        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+                    }
+                    for y in stride(from: y0, to: y1, by: 4) {
+                        for i in 0..<4 {
+                            let row = rows + i * rowLength
+                            // Indexed by source column, as the starts are.
+                            src[i] = UnsafePointer(floats(row - lo))
+                            guard y + i < y1 else {
+                                dst[i] = floats(spare)
+                                continue
+                            }
+                            dst[i] = floats(outBase.row(y + i) + (r.x - outBase.rect.x))
+                            pixels.readInterleaved(x0: lo - source.x, y: y + i - source.y, count: hi - lo, into: row)
+                        }
+                        t.start32.withUnsafeBufferPointer { start in
+                            t.packed.withUnsafeBufferPointer { w in
+                                cimageio_resample_rows4_rgba(src.baseAddress!, start.baseAddress!, w.baseAddress!,
+                                                             Int32(t.width), Int32(r.width), dst.baseAddress!)
+                            }
+                        }
                     }
                 }
             }
