@@ -64,6 +64,9 @@ void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *tab
 /// as ColorMath.encodeTable defines it. Same table padding.
 void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, uint8_t *rgba);
+/// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.
+void cimageio_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
+                                 const uint8_t *table, int shift, int base, int top, uint8_t *rgba);
 
 // The resampling passes' inner loops (resample.c): sums in tap order, a multiply then an add, as in Swift.
 /// Four rows of interleaved RGBA floats: out[r][k] = Σ_j weights[k · taps + j] · src[r][start[k] + j] for
