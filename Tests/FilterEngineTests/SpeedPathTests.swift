@@ -118,6 +118,68 @@ import Testing
         #expect(TestImages.maxDifference(shrunk, verticalFirst) < 1e-5)
     }
 
+    /// The whole Lanczos scale from a decoded picture (four rows at a time in C, padded taps) against the formula
+    /// evaluated directly in doubles: every output pixel the normalised sum over all source pixels of
+    /// L((i + ½ − cx)·fx)·L((j + ½ − cy)·fy), with cx = (x + ½)/sx and f = min(scale, 1). Odd sizes (row counts no
+    /// multiple of 4, odd output widths), edges, alpha (8-bit, and floats with zero alpha and values above 1),
+    /// shrinking, enlarging and unequal axes.
+    @Test func lanczosFromTheSourceMatchesTheFormula() throws {
+        func lanczos(_ x: Double) -> Double {
+            let t = abs(x)
+            if t < 1e-9 { return 1 }
+            if t >= 3 { return 0 }
+            return 3 * sin(Double.pi * t) * sin(Double.pi * t / 3) / (Double.pi * t * Double.pi * t)
+        }
+        /// Normalised weights of every source index for output index `o` along one axis of `size` pixels.
+        func weights(_ o: Int, scale s: Double, size: Int) -> [Double] {
+            let centre = (Double(o) + 0.5) / s, f = min(s, 1)
+            let w = (0..<size).map { lanczos((Double($0) + 0.5 - centre) * f) }
+            let sum = w.reduce(0, +)
+            return w.map { $0 / sum }
+        }
+        let (width, height) = (37, 23)
+        var bytes = [UInt8](repeating: 255, count: width * height * 4)
+        for i in 0..<width * height {
+            bytes[4 * i] = UInt8(i * 7 % 256); bytes[4 * i + 1] = UInt8(i * 13 % 256)
+            bytes[4 * i + 2] = UInt8(i * 3 % 256); bytes[4 * i + 3] = i % 9 == 0 ? 90 : (i % 7 == 0 ? 0 : 255)
+        }
+        let opaque = bytes.enumerated().map { $0.offset % 4 == 3 ? 255 : $0.element }
+        let images = [TestImages.rgba8(width: width, height: height, bytes: bytes),
+                      TestImages.rgba8(width: width, height: height, bytes: opaque),
+                      Self.pattern(width: width, height: height)]
+        for image in images {
+            guard case .source = image.kind else {
+                Issue.record("a decoded picture is a source image")
+                continue
+            }
+            let source = try TestImages.render(image)
+            for (sx, sy) in [(0.5, 0.5), (0.37, 0.37), (0.25, 0.3), (0.75, 0.75), (1.5, 1.5), (2, 2), (0.6, 1.7), (1.3, 0.45)] {
+                let out = try TestImages.render(Resampling.scale(image, sx: sx, sy: sy, filter: .lanczos3))
+                #expect(out.rect == PixelRect(x: 0, y: 0, width: Int((Double(width) * sx).rounded(.up)),
+                                              height: Int((Double(height) * sy).rounded(.up))))
+                var worst: Float = 0
+                for y in 0..<out.rect.height {
+                    let wy = weights(y, scale: sy, size: height)
+                    for x in 0..<out.rect.width {
+                        let wx = weights(x, scale: sx, size: width)
+                        var sum = SIMD4<Double>(0, 0, 0, 0)
+                        for j in 0..<height where wy[j] != 0 {
+                            for i in 0..<width where wx[i] != 0 {
+                                let p = source.pixel(x: i, y: j)
+                                sum += SIMD4(Double(p.x), Double(p.y), Double(p.z), Double(p.w)) * (wx[i] * wy[j])
+                            }
+                        }
+                        let expected = Pixel(Float(sum.x), Float(sum.y), Float(sum.z), Float(sum.w))
+                        worst = max(worst, largestComponent(out.pixel(x: x, y: y) - expected))
+                    }
+                }
+                // Float sums of up to 12 × 12 terms against doubles: a few ulps of values about 1 (a wrong tap or
+                // weight would be off by a whole pixel's contribution).
+                #expect(worst < 5e-5, "scale \(sx) × \(sy): off by \(worst)")
+            }
+        }
+    }
+
     /// The gathered 8-bit decode gives the table's floats (and the premultiply's) for every byte value of every
     /// channel, opaque and not, over spans whose length is no multiple of 8 (the scalar tail too).
     @Test func gatheredDecodeMatchesTheTable() throws {
@@ -201,6 +263,42 @@ import Testing
             }
         }
         #expect(values.count > 45_000)
+        #expect(mismatches == 0)
+    }
+
+    /// Spans with alpha: the C encode (unpremultiply and indices where they are gathered) gives the bytes of the
+    /// Swift loop it replaced, for colours across the table (and infinite, NaN), alphas 0, negative, above 1,
+    /// a few ulps either side of 1 (a resampled opaque photo) and in between; span lengths no multiple of 8.
+    @Test func encodeWithAlphaMatchesTheSwiftLoop() {
+        let shift = ColorMath.encodeTableShift, base = ColorMath.encodeTableBase
+        var colours: [Float] = [0, -0, -1, 1, 2, 1e30, .infinity, -.infinity, .nan, .leastNonzeroMagnitude]
+        for i in stride(from: 0, to: UInt32(ColorMath.encodeTableCount), by: 7) {
+            colours.append(Float(bitPattern: (i + base) << shift | 1 << (shift - 1)))
+        }
+        let alphas: [Float] = [0, -0, -0.3, 1e-30, 0.002, 0.25, 0.5, 0.999, 1, 1.5, 1e30, 0.99999994, 0.9999998,
+                               1.0000001, 1.0000002]
+        let span = RowEvaluator.spanWidth - 5
+        let (row, memory) = RowEvaluator.makeRow()
+        let indices = PixelEncoding.makeIndexScratch()
+        let fast = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * span)
+        let slow = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * span)
+        defer { memory.deallocate(); indices.deallocate(); fast.deallocate(); slow.deallocate() }
+        var mismatches = 0, spans = 0
+        for start in stride(from: 0, to: colours.count, by: span) {
+            let count = min(span, colours.count - start)
+            for i in 0..<count {
+                let alpha = alphas[(start + i) % alphas.count]
+                row.r[i] = colours[start + i] * alpha
+                row.g[i] = colours[start + (i + 3) % count]
+                row.b[i] = colours[start + count - 1 - i] * 0.5
+                row.a[i] = alpha
+            }
+            PixelEncoding.encodeSRGB8(row, count: count, into: fast, scratch: indices)
+            PixelEncoding.encodeSRGB8Reference(row, count: count, into: slow, scratch: indices)
+            for i in 0..<4 * count where fast[i] != slow[i] { mismatches += 1 }
+            spans += 1
+        }
+        #expect(spans >= 2)
         #expect(mismatches == 0)
     }
 

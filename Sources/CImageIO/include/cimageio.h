@@ -59,6 +59,8 @@ void cimageio_decode_srgb8(const uint8_t *rgba, int count, const float *table,
 /// The table must have 3 readable bytes after its last entry.
 void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
                            int count, const uint8_t *table, uint8_t *rgba);
+/// `count` RGBA8 pixels to interleaved premultiplied floats (r, g, b = table[byte] × alpha; alpha 1 if `opaque`).
+void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *table, int opaque, float *out);
 /// Opaque planar floats to RGBA8 (alpha 255), the index computed here: clamp((bits >> shift) - base, 0, top),
 /// as ColorMath.encodeTable defines it. Same table padding.
 void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
@@ -70,4 +72,15 @@ void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b
 int cimageio_sepia_mix(const int32_t *cells, const float *fractions, const float *table, int count, float t,
                        float *r, float *g, float *b, const float *a);
 
+/// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.
+void cimageio_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
+                                 const uint8_t *table, int shift, int base, int top, uint8_t *rgba);
+
+// The resampling passes' inner loops (resample.c): sums in tap order, a multiply then an add, as in Swift.
+/// Four rows of interleaved RGBA floats: out[r][k] = Σ_j weights[k · taps + j] · src[r][start[k] + j] for
+/// j < taps (weights zero past an output's real taps; every src row readable that far).
+void cimageio_resample_rows4_rgba(const float *const *src, const int32_t *start, const float *weights, int taps,
+                                  int count, float *const *out);
+/// out[i] = Σ_j weights[j] · rows[j][i] over `n` floats, j from 0 to taps − 1 (taps ≥ 1).
+void cimageio_resample_column(const float *const *rows, const float *weights, int taps, int n, float *out);
 #endif

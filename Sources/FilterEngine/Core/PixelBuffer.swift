@@ -160,6 +160,20 @@ public final class SourcePixels: @unchecked Sendable {
         if case .rgba8(let memory) = storage { memory.deallocate() }
     }
 
+    /// Row `y` (0 = bottom), pixels `x0..<x0+count`, all inside, as working-space pixels: the same values as
+    /// `read`, for the resampling's horizontal pass.
+    @inline(__always) func readInterleaved(x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
+        switch storage {
+        case .working(let buffer):
+            out.update(from: buffer.pixels + y * width + x0, count: count)
+        case .rgba8(let memory):
+            ColorMath.decodeTable.withUnsafeBufferPointer { table in
+                cimageio_decode_srgb8_rgba(memory + (y * width + x0) * 4, Int32(count), table.baseAddress!,
+                                           isOpaque ? 1 : 0, UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self))
+            }
+        }
+    }
+
     /// Row `y` (0 = bottom), pixels `x0..<x0+count`, all inside, converted to the working space.
     @inline(__always) func read(x0: Int, y: Int, count: Int, into out: PlanarRow, scratch: UnsafeMutablePointer<Pixel>) {
         switch storage {

@@ -1,4 +1,5 @@
 import Foundation
+import CImageIO
 
 /// Separable resampling for the scale transforms: one horizontal and one vertical pass, each a general kernel
 /// that computes, for every output column (or row), the source pixels under its footprint and their weights.
@@ -84,6 +85,22 @@ enum Resampling {
         var count: [Int] = []
         var offset: [Int] = []
         var weights: [Float] = []
+        /// For `cimageio_resample_rows4_rgba` (weighted filters, after `pack`): every output gets `width` taps,
+        /// the missing ones zero weights, so the inner loop has one length and several outputs are summed at once.
+        var width = 0
+        var start32: [Int32] = []
+        var packed: [Float] = []
+
+        /// Fills `width`, `start32` and `packed` (output k's weights at k × width). A zero weight adds an exact
+        /// zero to the sum (the pixels it meets are finite), so the sums are unchanged.
+        mutating func pack() {
+            width = count.max() ?? 1
+            start32 = start.map { Int32($0) }
+            packed = [Float](repeating: 0, count: start.count * width)
+            for k in 0..<start.count {
+                for j in 0..<count[k] { packed[k * width + j] = weights[offset[k] + j] }
+            }
+        }
     }
 
     /// The taps of one pass, computed by the first band that asks and reused by the others: every band of a
@@ -94,6 +111,10 @@ enum Resampling {
         private var key: [Int] = []
         private var value = Taps()
         private let lock = NSLock()
+        private let packs: Bool
+
+        /// `packs`: also `Taps.pack` them (for the horizontal pass's C loop).
+        init(packs: Bool = false) { self.packs = packs }
 
         func taps(first: Int, count: Int, scale s: Double, filter: Filter, sourceLow: Int, sourceHigh: Int) -> Taps {
             lock.lock()
@@ -102,6 +123,7 @@ enum Resampling {
             if key != wanted {
                 value = Resampling.taps(first: first, count: count, scale: s, filter: filter,
                                         sourceLow: sourceLow, sourceHigh: sourceHigh)
+                if packs && !filter.isMaximum { value.pack() }
                 key = wanted
             }
             return value
@@ -161,20 +183,13 @@ enum Resampling {
     static func verticalTaps(_ dst: UnsafeMutablePointer<Pixel>, count n: Int, input: PixelBuffer, x: Int, start: Int,
                              taps: Int, weights: [Float], offset: Int) {
         let out = UnsafeMutableRawPointer(dst).assumingMemoryBound(to: Float.self)
-        let block = 256
-        weights.withUnsafeBufferPointer { w in
-            for b in stride(from: 0, to: n, by: block) {
-                let m = 4 * min(block, n - b)
-                let d = out + 4 * b
-                func source(_ j: Int) -> UnsafePointer<Float> {
-                    UnsafeRawPointer(input.row(start + j) + (x - input.rect.x + b)).assumingMemoryBound(to: Float.self)
-                }
-                let first = source(0), w0 = w[offset]
-                for i in 0..<m { d[i] = first[i] * w0 }
-                for j in 1..<max(1, taps) {
-                    let src = source(j), wj = w[offset + j]
-                    for i in 0..<m { d[i] += src[i] * wj }
-                }
+        let taps = max(1, taps)
+        withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: taps) { rows in
+            for j in 0..<taps {
+                rows[j] = UnsafeRawPointer(input.row(start + j) + (x - input.rect.x)).assumingMemoryBound(to: Float.self)
+            }
+            weights.withUnsafeBufferPointer { w in
+                cimageio_resample_column(rows.baseAddress!, w.baseAddress! + offset, Int32(taps), Int32(4 * n), out)
             }
         }
     }
@@ -213,7 +228,7 @@ enum Resampling {
         let extent = scaledExtent(image.extent, scale: s, vertical: false)
         let source = image.pixelExtent
         let isMaximum = filter.isMaximum
-        let cache = TapsCache()
+        let cache = TapsCache(packs: true)
         let kernel = GeneralKernel(name: "resampleX", roi: { _, r in r }) { context in
             let r = context.rect, outBase = context.output
             let t = cache.taps(first: r.x, count: r.width, scale: s, filter: filter,
@@ -222,20 +237,60 @@ enum Resampling {
             let lo = t.start.min() ?? source.x
             let hi = zip(t.start, t.count).map { $0 + $1 }.max() ?? source.x
             let n = max(1, hi - lo)
-            let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * n)
-            let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
-            let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
-            defer { planes.deallocate(); scratch.deallocate(); row.deallocate() }
-            let planar = PlanarRow(base: planes, stride: n)
-            for y in r.y..<r.maxY {
-                let out = outBase.row(y) + (r.x - outBase.rect.x)
-                guard y >= source.y, y < source.maxY, hi > lo else {
-                    out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
-                    continue
+            if isMaximum {
+                let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * n)
+                let scratch = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+                let row = UnsafeMutablePointer<Pixel>.allocate(capacity: n)
+                defer { planes.deallocate(); scratch.deallocate(); row.deallocate() }
+                let planar = PlanarRow(base: planes, stride: n)
+                for y in r.y..<r.maxY {
+                    let out = outBase.row(y) + (r.x - outBase.rect.x)
+                    guard y >= source.y, y < source.maxY, hi > lo else {
+                        out.update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+                        continue
+                    }
+                    pixels.read(x0: lo - source.x, y: y - source.y, count: hi - lo, into: planar, scratch: scratch)
+                    planar.store(row, count: hi - lo)
+                    horizontalRow(row - lo, into: out, count: r.width, taps: t, isMaximum: true)
                 }
-                pixels.read(x0: lo - source.x, y: y - source.y, count: hi - lo, into: planar, scratch: scratch)
-                planar.store(row, count: hi - lo)
-                horizontalRow(row - lo, into: out, count: r.width, taps: t, isMaximum: isMaximum)
+                return
+            }
+            // Weighted: four rows at a time (they share the weights). Each row buffer has room for the padded
+            // taps past its last column, zeros (times zero weights); a spare row stands in for missing ones.
+            let rowLength = n + t.width
+            let rows = UnsafeMutablePointer<Pixel>.allocate(capacity: 4 * rowLength)
+            let spare = UnsafeMutablePointer<Pixel>.allocate(capacity: r.width)
+            defer { rows.deallocate(); spare.deallocate() }
+            rows.initialize(repeating: Pixel(0, 0, 0, 0), count: 4 * rowLength)
+            let y0 = max(r.y, source.y), y1 = hi > lo ? min(r.maxY, source.maxY) : y0
+            for y in r.y..<r.maxY where y < y0 || y >= y1 {
+                (outBase.row(y) + (r.x - outBase.rect.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.width)
+            }
+            withUnsafeTemporaryAllocation(of: UnsafePointer<Float>?.self, capacity: 4) { src in
+                withUnsafeTemporaryAllocation(of: UnsafeMutablePointer<Float>?.self, capacity: 4) { dst in
+                    func floats(_ p: UnsafeMutablePointer<Pixel>) -> UnsafeMutablePointer<Float> {
+                        UnsafeMutableRawPointer(p).assumingMemoryBound(to: Float.self)
+                    }
+                    for y in stride(from: y0, to: y1, by: 4) {
+                        for i in 0..<4 {
+                            let row = rows + i * rowLength
+                            // Indexed by source column, as the starts are.
+                            src[i] = UnsafePointer(floats(row - lo))
+                            guard y + i < y1 else {
+                                dst[i] = floats(spare)
+                                continue
+                            }
+                            dst[i] = floats(outBase.row(y + i) + (r.x - outBase.rect.x))
+                            pixels.readInterleaved(x0: lo - source.x, y: y + i - source.y, count: hi - lo, into: row)
+                        }
+                        t.start32.withUnsafeBufferPointer { start in
+                            t.packed.withUnsafeBufferPointer { w in
+                                cimageio_resample_rows4_rgba(src.baseAddress!, start.baseAddress!, w.baseAddress!,
+                                                             Int32(t.width), Int32(r.width), dst.baseAddress!)
+                            }
+                        }
+                    }
+                }
             }
         }
         return kernel.apply(extent: extent, inputs: [])
