@@ -148,7 +148,12 @@ enum ZoomRays {
             // The farthest column of the whole extent (so that a tile's rays are the whole render's).
             let ea1 = axisX ? extent.maxX : extent.maxY, ea0 = axisX ? extent.x : extent.y
             let aMax = a0 + Double(max(iOut1, sign > 0 ? ea1 - p0 : p0 - ea0 + 1) - 1)
-            let dm = 1 / (aMax * ZoomRays.density)
+            // Where an edge of the image runs along the rays (the centre within a pixel of its line), the step it
+            // makes across them is far from linear between two rays: there they are twice as close (with the
+            // centre on a corner of a 451×300 photo, PSNR against the passes 44.0 dB at one ray a pixel, 48.6 so).
+            let eLo = axisX ? extent.y : extent.x, eHi = axisX ? extent.maxY : extent.maxX
+            let alongEdge = min(abs(cAcross - Double(eLo)), abs(cAcross - Double(eHi))) < 1
+            let dm = 1 / (aMax * ZoomRays.density * (alongEdge ? 2 : 1))
             // Rays −rayCount … rayCount; a power of two, so that every level's rays end on it.
             var rayCount = 1
             while Double(rayCount) < (1 / dm).rounded(.up) + 1 { rayCount *= 2 }
