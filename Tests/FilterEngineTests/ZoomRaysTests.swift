@@ -12,10 +12,10 @@ extension SpeedPathTests {
         TestImages.psnr(try TestImages.context.renderRGBA8(a, rect: rect).bytes, try TestImages.context.renderRGBA8(b, rect: rect).bytes)
     }
 
-    /// On a photo, the rays give the passes' look: PSNR ≥ 45 dB for centres inside, on a pixel centre, at a
-    /// corner, outside, and amounts up to the rays' limit either way.
+    /// On a photo, the rays give the passes' look: PSNR ≥ 45 dB for centres inside, on a pixel centre, on
+    /// corners, outside, and amounts up to the rays' limit either way.
     @Test(arguments: [(0.5, 0.5, 20.0), (0.3, 0.6, 20), (-0.1, 0.2, 10), (0.5, 0.5, -15), (1.0, 1.0, 20), (0.5, 1.3, 5),
-                      (0.7, 0.4, -20)])
+                      (0.7, 0.4, -20), (0.0, 0.0, 20), (1.0, 0.0, -20)])
     func zoomRaysMatchThePassesOnAPhoto(_ fx: Double, _ fy: Double, _ amount: Double) throws {
         let photo = try ImageFile.read(Self.samples.appendingPathComponent("chelsea.png").path)
         let e = photo.extent
@@ -34,13 +34,19 @@ extension SpeedPathTests {
         #expect(value >= 45, "PSNR \(value) dB")
     }
 
-    /// A crop renders the pixels of the whole render, and one thread the pixels of several.
-    @Test func zoomRaysTiledEqualsUntiled() throws {
-        let image = Self.pattern(width: 150, height: 90)
-        let zoomed = ZoomRays.apply(image, centre: SIMD2(61.3, 40.5), k: 0.2, extent: image.extent, passes: 2)
+    /// A crop renders the pixels of the whole render, and one thread the pixels of several, wherever the centre
+    /// (inside, on a pixel centre, next to an edge, on a corner, outside) and however small the image (where the
+    /// coarsest levels, every 2^L-th ray, are used nearly everywhere).
+    @Test(arguments: [(150, 90, 61.3, 40.5), (150, 90, 75.5, 45.5), (150, 90, 0.4, 45.0), (150, 90, 149.8, 0.2),
+                      (150, 90, -20.0, 100.0), (9, 6, 4.2, 3.1), (3, 2, 0.0, 0.0)])
+    func zoomRaysTiledEqualsUntiled(_ width: Int, _ height: Int, _ cx: Double, _ cy: Double) throws {
+        let image = Self.pattern(width: width, height: height)
+        let zoomed = ZoomRays.apply(image, centre: SIMD2(cx, cy), k: 0.2, extent: image.extent, passes: 2)
         let whole = try TestImages.render(zoomed)
-        for rect in [Rect(x: 10, y: 7, width: 40, height: 30), Rect(x: 60, y: 0, width: 90, height: 41),
-                     Rect(x: 0, y: 50, width: 150, height: 40)] {
+        let w = Double(width), h = Double(height)
+        for rect in [Rect(x: (w / 15).rounded(), y: (h / 12).rounded(), width: max(1, (w * 0.27).rounded()), height: max(1, (h / 3).rounded())),
+                     Rect(x: (w * 0.4).rounded(), y: 0, width: w - (w * 0.4).rounded(), height: max(1, (h * 0.46).rounded())),
+                     Rect(x: 0, y: (h * 0.55).rounded(), width: w, height: h - (h * 0.55).rounded())] {
             let part = try TestImages.render(zoomed, rect)
             var worst: Float = 0
             for y in part.rect.y..<part.rect.maxY {
