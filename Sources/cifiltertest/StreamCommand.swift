@@ -129,9 +129,10 @@ struct StreamCommand: ParsableCommand {
             let writer = try Y4MWriter(path: bench ? nil : output, format: outFormat)
             let context = RenderContext(options: .init(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                                                        maxPixels: maxPixels.map { Int($0) }))
-            // Frame-sized intermediates (a materialised frame for the equalisations: 33 MB at 1080p) are freed
-            // and allocated again every frame. glibc would map and unmap them each time, and every page of
-            // the new mapping faults on first touch; kept in the heap, the next frame's buffer reuses it.
+            // Frame-sized byte buffers (the decoded and the rendered 8-bit frame: 33 MB at 4K) are freed and
+            // allocated again every frame. glibc would map and unmap them each time, and every page of the new
+            // mapping faults on first touch; kept in the heap, the next frame's buffer reuses it. (The engine's
+            // float intermediates are kept by its own `StoragePool`.)
             Self.keepLargeBuffersInTheHeap()
             let pipeline = StreamPipeline(source: source, writer: writer, capacity: queue, dropWhenFull: drop)
             let decoder = Y4MDecoder(format: inFormat)

@@ -92,7 +92,8 @@ enum Resampling {
         var packed: [Float] = []
 
         /// Fills `width`, `start32` and `packed` (output k's weights at k × width). A zero weight adds an exact
-        /// zero to the sum (the pixels it meets are finite), so the sums are unchanged.
+        /// zero to the sum where the pixel it meets is finite, so the sums are unchanged; an infinite or NaN pixel
+        /// makes it NaN, which spreads such a pixel's NaN (its real taps already give one) a few outputs further.
         mutating func pack() {
             width = count.max() ?? 1
             start32 = start.map { Int32($0) }
