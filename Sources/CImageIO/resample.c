@@ -81,3 +81,64 @@ void cimageio_resample_column(const float *const *rows, const float *weights, in
         out[i] = a;
     }
 }
+
+void cimageio_upsample_row(const float *const *small, int first, float inv, int x0, int count, float *const *out) {
+    // Output x blends small pixels k = ⌊s⌋ and k + 1 (s = (x + 0.5) · inv − 0.5), each index less `first`.
+    int i = 0;
+#if defined(__AVX2__)
+    // Eight outputs need at most five neighbouring small pixels (the factor is 2 or more): one unaligned load of
+    // eight from the first, and a lane permutation, instead of a gather a lane.
+    const __m256 half = _mm256_set1_ps(0.5f), vinv = _mm256_set1_ps(inv);
+    const __m256i lanes = _mm256_setr_epi32(0, 1, 2, 3, 4, 5, 6, 7), vfirst = _mm256_set1_epi32(first);
+    for (; i + 8 <= count; i += 8) {
+        const __m256 x = _mm256_cvtepi32_ps(_mm256_add_epi32(_mm256_set1_epi32(x0 + i), lanes));
+        const __m256 s = _mm256_sub_ps(_mm256_mul_ps(_mm256_add_ps(x, half), vinv), half);
+        const __m256 fs = _mm256_floor_ps(s), t = _mm256_sub_ps(s, fs);
+        const __m256i k = _mm256_sub_epi32(_mm256_cvttps_epi32(fs), vfirst);
+        const int base = _mm_cvtsi128_si32(_mm256_castsi256_si128(k));
+        const __m256i rel = _mm256_sub_epi32(k, _mm256_set1_epi32(base));
+        for (int c = 0; c < 4; c++) {
+            const __m256 left = _mm256_permutevar8x32_ps(_mm256_loadu_ps(small[c] + base), rel);
+            const __m256 right = _mm256_permutevar8x32_ps(_mm256_loadu_ps(small[c] + base + 1), rel);
+            _mm256_storeu_ps(out[c] + i, _mm256_add_ps(left, _mm256_mul_ps(_mm256_sub_ps(right, left), t)));
+        }
+    }
+#endif
+    for (; i < count; i++) {
+        const float s = ((float)(x0 + i) + 0.5f) * inv - 0.5f;
+        const float fs = __builtin_floorf(s), t = s - fs;
+        const int k = (int)fs - first;
+        for (int c = 0; c < 4; c++) {
+            const float left = small[c][k];
+            out[c][i] = left + (small[c][k + 1] - left) * t;
+        }
+    }
+}
+
+void cimageio_blend_rows(const float *below, const float *above, float t, int count, float *const *out) {
+    // Interleaved RGBA in, planar out: below + (above − below) · t, channel by channel.
+    for (int i = 0; i < count; i++) {
+        for (int c = 0; c < 4; c++) {
+            const float b = below[4 * i + c];
+            out[c][i] = b + (above[4 * i + c] - b) * t;
+        }
+    }
+}
+
+// out[i] += ((in[f·i] + in[f·i + 1]) + …) + in[f·i + f − 1]: a constant stride the vectoriser turns into shuffles.
+#define CIMAGEIO_BLOCK_SUMS(F) \
+    for (int i = 0; i < count; i++) { \
+        float sum = in[(F) * i]; \
+        for (int j = 1; j < (F); j++) sum += in[(F) * i + j]; \
+        out[i] += sum; \
+    }
+
+void cimageio_add_block_sums(const float *in, int f, int count, float *out) {
+    switch (f) {
+    case 2: CIMAGEIO_BLOCK_SUMS(2) break;
+    case 4: CIMAGEIO_BLOCK_SUMS(4) break;
+    case 8: CIMAGEIO_BLOCK_SUMS(8) break;
+    default: CIMAGEIO_BLOCK_SUMS(f) break;
+    }
+}
+#undef CIMAGEIO_BLOCK_SUMS

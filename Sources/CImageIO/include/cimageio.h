@@ -83,4 +83,12 @@ void cimageio_resample_rows4_rgba(const float *const *src, const int32_t *start,
                                   int count, float *const *out);
 /// out[i] = Σ_j weights[j] · rows[j][i] over `n` floats, j from 0 to taps − 1 (taps ≥ 1).
 void cimageio_resample_column(const float *const *rows, const float *weights, int taps, int n, float *out);
+/// Bilinear enlargement of one row by a whole factor (2 or more), planar: output x0 + i blends small pixels k and
+/// k + 1, k = ⌊(x + 0.5) · inv − 0.5⌋, where small[c][k − first] holds pixel k of the rows already blended
+/// vertically (readable 8 floats past the last one used).
+void cimageio_upsample_row(const float *const *small, int first, float inv, int x0, int count, float *const *out);
+/// Planar out[c][i] = below[4i + c] + (above[4i + c] − below[4i + c]) · t: two interleaved RGBA rows blended.
+void cimageio_blend_rows(const float *below, const float *above, float t, int count, float *const *out);
+/// out[i] += the sum of in[f · i ..< f · i + f], added in that order (a box downsample's row of one channel).
+void cimageio_add_block_sums(const float *in, int f, int count, float *out);
 #endif
