@@ -148,6 +148,8 @@ enum BenchCases {
             ("p warm fade in CIKL (same formula as b)", { try warmFadeKernelLanguage(source) }),
             ("q the sepia matrix in CIKL (as r)", { try sepiaKernelLanguage(source) }),
             ("r the sepia matrix by CIColorMatrix", { try sepiaColorMatrix(source) }),
+            // What every colour row pays before its kernel: 8-bit sRGB to linear floats and back.
+            ("s decode and encode alone (identity kernel)", { ColorKernel(name: "identity") { _ in }.apply(extent: e, inputs: [source]) }),
         ]
     }
 
