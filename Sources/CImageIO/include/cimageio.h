@@ -65,11 +65,11 @@ void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *tab
 /// as ColorMath.encodeTable defines it. Same table padding.
 void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, uint8_t *rgba);
-/// CISepiaTone's curve look-ups and mix (sepia.c), eight pixels at a time with AVX2 gathers; same arithmetic as
-/// the Swift loops in ColorEffectFilters.sepiaTone, which do what is left. `table`: the SIMD3<Float> entries
-/// (4 floats apart); `cells` and `fractions` as that kernel computes them. Returns how many pixels it did
-/// (a multiple of 8; 0 without AVX2).
-int cimageio_sepia_mix(const int32_t *cells, const float *fractions, const float *table, int count, float t,
+/// CISepiaTone's curve look-ups and mix (sepia.c), eight pixels at a time with AVX2; same arithmetic as the
+/// Swift loops in ColorEffectFilters.sepiaTone, which do what is left. `entries`: 8 floats a table cell k,
+/// v[k].xyz then v[k + 1].xyz − v[k].xyz, two unused; `cells` and `fractions` as that kernel computes them.
+/// Returns how many pixels it did (a multiple of 8; 0 without AVX2).
+int cimageio_sepia_mix(const int32_t *cells, const float *fractions, const float *entries, int count, float t,
                        float *r, float *g, float *b, const float *a);
 
 /// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.

@@ -51,7 +51,8 @@ enum ColorEffectFilters {
         // kernel alone, one thread, CPU time) 14.4 → 8.3 ms for 2 M pixels with the position in the first loop
         // and the branch-free look-ups. perf then still gave the kernel 59% of a one-thread frame, in the scalar
         // mix after the look-ups: hence the look-ups apart and the mix vectorised. Then (a model of the kernel, 1080p
-        // one thread, CPU time, min of 9) 5.8 → 4.7 ms a frame with the look-ups and mix by AVX2 gathers in C.
+        // one thread, CPU time, min of 9) 5.8 → 4.7 ms a frame with the look-ups and mix by AVX2 gathers in C, then
+        // loads and shuffles instead of gathers (sepia.c).
         return ColorKernel(name: "sepiaTone") { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let n = span.count
@@ -75,8 +76,8 @@ enum ColorEffectFilters {
                     if unusual == 0 {
                         // Eight at a time by gathers, then what is left: the look-ups alone, and the mix as a
                         // plain loop the compiler vectorises.
-                        let done = UnsafeRawPointer(v.baseAddress!).withMemoryRebound(to: Float.self, capacity: 4 * v.count) {
-                            Int(cimageio_sepia_mix(cells, fractions, $0, Int32(n), t, r, g, b, a))
+                        let done = table.entries.withUnsafeBufferPointer {
+                            Int(cimageio_sepia_mix(cells, fractions, $0.baseAddress!, Int32(n), t, r, g, b, a))
                         }
                         for i in done..<n {
                             let k = Int(cells[i])
@@ -364,11 +365,19 @@ enum SepiaCurves {
     /// instead of three powers a pixel.
     struct Table: Sendable {
         let values: [SIMD3<Float>]
+        /// For the C loop, 8 floats a cell k ≤ steps: values[k], values[k + 1] − values[k] (the difference the
+        /// interpolation takes, so the same floats), two unused.
+        let entries: [Float]
         static let steps = 1024
         init() {
-            values = (0...Self.steps + 1).map { k in
+            let values = (0...Self.steps + 1).map { k in
                 let s = Float(min(k, Self.steps)) / Float(Self.steps)
                 return SepiaCurves.exact(s * s)
+            }
+            self.values = values
+            entries = (0...Self.steps).flatMap { k -> [Float] in
+                let v = values[k], d = values[k + 1] - values[k]
+                return [v.x, v.y, v.z, d.x, d.y, d.z, 0, 0]
             }
         }
         @inline(__always) func lookup(_ y: Float) -> SIMD3<Float> {
