@@ -61,6 +61,8 @@ void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_
                            int count, const uint8_t *table, uint8_t *rgba);
 /// `count` RGBA8 pixels to interleaved premultiplied floats (r, g, b = table[byte] × alpha; alpha 1 if `opaque`).
 void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *table, int opaque, float *out);
+/// `count` interleaved RGBA float pixels to four planes (PlanarRow.load).
+void cimageio_deinterleave_rgba(const float *pixels, int count, float *r, float *g, float *b, float *a);
 /// Opaque planar floats to RGBA8 (alpha 255), the index computed here: clamp((bits >> shift) - base, 0, top),
 /// as ColorMath.encodeTable defines it. Same table padding.
 void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,

@@ -1,4 +1,5 @@
 import Foundation
+import CImageIO
 
 /// A row segment of working-space pixels stored planar: four channel arrays (premultiplied red, green, blue,
 /// and alpha). Kernels loop over plain floats, which the compiler vectorises across pixels: measured 8× faster
@@ -43,12 +44,11 @@ public struct PlanarRow {
         a.update(from: source.a, count: count)
     }
 
-    /// Interleaved pixels in, planar out.
+    /// Interleaved pixels in, planar out: a transpose of eight pixels in AVX registers (C), where this loop
+    /// stored each lane on its own.
     @inline(__always) func load(_ pixels: UnsafePointer<Pixel>, count: Int) {
-        for i in 0..<count {
-            let p = pixels[i]
-            r[i] = p.x; g[i] = p.y; b[i] = p.z; a[i] = p.w
-        }
+        cimageio_deinterleave_rgba(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), Int32(count),
+                                   r, g, b, a)
     }
 
     /// Planar in, interleaved pixels out.

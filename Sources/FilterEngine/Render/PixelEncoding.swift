@@ -39,6 +39,29 @@ public enum PixelEncoding {
         }
     }
 
+    /// What `encodeSRGB8` gives a +0 pixel (the transparent outside of an image), for writing it directly.
+    static let transparentRGBA8: [UInt8] = {
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4)
+        let scratch = makeIndexScratch()
+        defer { planes.deallocate(); scratch.deallocate() }
+        planes.initialize(repeating: 0, count: 4)
+        var bytes = [UInt8](repeating: 0, count: 4)
+        bytes.withUnsafeMutableBufferPointer { encodeSRGB8(PlanarRow(base: planes, stride: 1), count: 1,
+                                                           into: $0.baseAddress!, scratch: scratch) }
+        return bytes
+    }()
+
+    /// Fills `count` pixels of `out` with `transparentRGBA8`.
+    @inline(__always) static func fillTransparent(_ out: UnsafeMutablePointer<UInt8>, count: Int) {
+        guard count > 0 else { return }
+        let t = transparentRGBA8
+        if t[0] == t[1], t[1] == t[2], t[2] == t[3] {
+            out.update(repeating: t[0], count: 4 * count)
+            return
+        }
+        for i in 0..<count { for c in 0..<4 { out[4 * i + c] = t[c] } }
+    }
+
     /// The encode of spans with alpha as plain Swift (the reference the C loop follows; tests compare them).
     static func encodeSRGB8Reference(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>,
                                      scratch: UnsafeMutablePointer<UInt16>) {
