@@ -49,20 +49,23 @@ struct BenchCommand: ParsableCommand {
         var results: [[String: Any]] = []
         for (name, build) in try BenchCases.all(source) where only.map({ name.contains($0) }) ?? true {
             let graph = try build()
-            for _ in 0..<3 { try context.renderRGBA8(graph, rect: extent, into: bytes) }
+            // The result within the source's frame, as a peer's output would be (a 50% scale: 960 × 540).
+            let clipped = graph.extent.intersection(extent)
+            let rect = clipped.isEmpty ? extent : clipped
+            for _ in 0..<3 { try context.renderRGBA8(graph, rect: rect, into: bytes) }
             var times: [Double] = []
             let cpuStart = Self.processCPUSeconds()
             for _ in 0..<runs {
                 let start = DispatchTime.now().uptimeNanoseconds
-                try context.renderRGBA8(graph, rect: extent, into: bytes)
+                try context.renderRGBA8(graph, rect: rect, into: bytes)
                 times.append(Double(DispatchTime.now().uptimeNanoseconds - start) / 1e6)
             }
             let cpuPerFrame = (Self.processCPUSeconds() - cpuStart) * 1000 / Double(runs)
             times.sort()
             let median = times[times.count / 2]
-            let megapixels = extent.width * extent.height / 1e6
+            let megapixels = rect.width * rect.height / 1e6
             results.append(["case": name, "ms": median, "mpixPerSecond": megapixels / (median / 1000),
-                            "width": Int(extent.width), "height": Int(extent.height),
+                            "width": Int(rect.width), "height": Int(rect.height),
                             "threads": context.options.threads, "min": times.first!, "max": times.last!,
                             "cpuMs": cpuPerFrame])
         }
@@ -73,7 +76,8 @@ struct BenchCommand: ParsableCommand {
             let data = try JSONSerialization.data(withJSONObject: results, options: [.prettyPrinted, .sortedKeys])
             print(String(decoding: data, as: UTF8.self))
         } else {
-            print("bench: \(Int(extent.width))x\(Int(extent.height)), \(context.options.threads) threads, median of \(runs) runs")
+            print("bench: \(Int(extent.width))x\(Int(extent.height)) source (each case renders its result within it), "
+                  + "\(context.options.threads) threads, median of \(runs) runs")
             for r in results {
                 let name = (r["case"] as! String).padding(toLength: 34, withPad: " ", startingAt: 0)
                 let figures = String(format: "%8.2f ms  %8.1f MP/s  %8.2f ms CPU", r["ms"] as! Double,

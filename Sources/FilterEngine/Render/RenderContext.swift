@@ -98,8 +98,8 @@ public final class RenderContext: @unchecked Sendable {
             defer { memory.deallocate(); indices.deallocate() }
             let root = evaluator.plan.nodes.count - 1
             // Outside what the root covers the evaluator gives +0 pixels, whose bytes are written directly
-            // instead of being filled, read and encoded. Bench case k renders the source's 1920 × 1080 around
-            // the 960 × 540 result: three quarters of the frame.
+            // instead of being filled, read and encoded (a render rectangle larger than the image: a scaled-down
+            // photo in its original frame, a crop reaching outside).
             let live = evaluator.coverage(root).intersection(area)
             for y in band.y..<band.maxY {
                 let line = base + (area.maxY - 1 - y) * area.width * 4

@@ -122,13 +122,13 @@ struct RowEvaluator {
         }
     }
 
-    /// Writes pixels `x0..<x0+count` of row `y` of node `index` into `out` (count ≤ spanWidth).
     /// Where `evaluate(index, …)` may give anything but +0 pixels: a buffered node's buffer, else its extent.
     func coverage(_ index: Int) -> PixelRect {
         if buffered[index], let buffer = buffers[index] { return buffer.rect }
         return extents[index]
     }
 
+    /// Writes pixels `x0..<x0+count` of row `y` of node `index` into `out` (count ≤ spanWidth).
     mutating func evaluate(_ index: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         if buffered[index], let buffer = buffers[index] {
             read(buffer, x0: x0, y: y, count: count, into: out)
