@@ -138,7 +138,9 @@ enum ColorEffectFilters {
             let dy = (Float(span.y) + 0.5 - cy) * scale
             let x0 = (Float(span.x0) + 0.5 - cx) * scale
             for i in 0..<span.count {
-                let dx = x0 + Float(i) * scale
+                // Float(Int32) vectorises; Float(Int) took eight scalar conversions a vector on AVX2 (perf, bench
+                // case a on one thread: this kernel 446 → 191 samples). Exact either way (i < spanWidth).
+                let dx = x0 + Float(Int32(truncatingIfNeeded: i)) * scale
                 // cos⁴(atan d) = 1 / (1 + d²)²: the natural falloff without trigonometry per pixel.
                 let q = 1 / (1 + dx * dx + dy * dy)
                 let gain = max(1 - intensity * (1 - q * q), 0)
