@@ -165,6 +165,15 @@ struct ColorMatrix {
                 }
             }
         }
+        // The straight colour, the new alpha and the red row's value, as every channel's loop takes them.
+        @Sendable @inline(__always)
+        func head(_ out: PlanarRow, _ i: Int) -> (cr: Float, cg: Float, cb: Float, alpha: Float, na: Float, red: Float) {
+            let alpha = out.a[i]
+            let inv: Float = alpha > 0 ? 1 / alpha : 0
+            let cr = out.r[i] * inv, cg = out.g[i] * inv, cb = out.b[i] * inv
+            let na = a.x * cr + a.y * cg + a.z * cb + a.w * alpha + bias.w
+            return (cr, cg, cb, alpha, na, (r.x * cr + r.y * cg + r.z * cb + r.w * alpha + bias.x) * na)
+        }
         // Three identical rows and biases (bit for bit: 0 and -0 give different zero products) make a grey:
         // one sum serves the three channels, the float operations each would do (the grain matrix of bench case
         // a: this kernel 313 → 199 perf samples). Only a NaN's payload or sign may differ, by operand order.
@@ -173,29 +182,21 @@ struct ColorMatrix {
             && bias.y.bitPattern == bias.z.bitPattern
         if grey {
             return ColorKernel(name: "colorMatrix") { span in
-                let (pr, pg, pb, pa) = (span.out.r, span.out.g, span.out.b, span.out.a)
+                let out = span.out
                 for i in 0..<span.count {
-                    let alpha = pa[i]
-                    let inv: Float = alpha > 0 ? 1 / alpha : 0
-                    let cr = pr[i] * inv, cg = pg[i] * inv, cb = pb[i] * inv
-                    let na = a.x * cr + a.y * cg + a.z * cb + a.w * alpha + bias.w
-                    let v = (r.x * cr + r.y * cg + r.z * cb + r.w * alpha + bias.x) * na
-                    pr[i] = v; pg[i] = v; pb[i] = v
-                    pa[i] = na
+                    let h = head(out, i)
+                    out.r[i] = h.red; out.g[i] = h.red; out.b[i] = h.red; out.a[i] = h.na
                 }
             }
         }
         return ColorKernel(name: "colorMatrix") { span in
-            let (pr, pg, pb, pa) = (span.out.r, span.out.g, span.out.b, span.out.a)
+            let out = span.out
             for i in 0..<span.count {
-                let alpha = pa[i]
-                let inv: Float = alpha > 0 ? 1 / alpha : 0
-                let cr = pr[i] * inv, cg = pg[i] * inv, cb = pb[i] * inv
-                let na = a.x * cr + a.y * cg + a.z * cb + a.w * alpha + bias.w
-                pr[i] = (r.x * cr + r.y * cg + r.z * cb + r.w * alpha + bias.x) * na
-                pg[i] = (g.x * cr + g.y * cg + g.z * cb + g.w * alpha + bias.y) * na
-                pb[i] = (b.x * cr + b.y * cg + b.z * cb + b.w * alpha + bias.z) * na
-                pa[i] = na
+                let h = head(out, i)
+                out.r[i] = h.red
+                out.g[i] = (g.x * h.cr + g.y * h.cg + g.z * h.cb + g.w * h.alpha + bias.y) * h.na
+                out.b[i] = (b.x * h.cr + b.y * h.cg + b.z * h.cb + b.w * h.alpha + bias.z) * h.na
+                out.a[i] = h.na
             }
         }
     }
