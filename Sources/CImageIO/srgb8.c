@@ -169,9 +169,8 @@ void cimageio_encode_srgb8_alpha(const float *r, const float *g, const float *b,
     const int *words = (const int *)table;
 #define CIMAGEIO_INDEX(v) _mm256_min_epi32(_mm256_max_epi32(_mm256_sub_epi32( \
         _mm256_sra_epi32(_mm256_castps_si256(v), count_), first), zero), last)
-    // Eight pixels of +0 in every channel (the transparent outside of an image's extent) give this loop's
-    // bytes for them, table[0] three times and alpha 0, without the gathers. Bench case k renders the source's
-    // 1920 × 1080 and the result covers a quarter of it: the other 1.5 Mpixel a frame are such zeros.
+    // Eight pixels of +0 in every channel (transparent areas: a cut-out, the margins of a transformed image
+    // within its extent) give this loop's bytes for them, table[0] three times and alpha 0, without the gathers.
     const __m256i empty = _mm256_set1_epi32((int)(table[0] | (uint32_t)table[0] << 8 | (uint32_t)table[0] << 16));
     for (; i + 8 <= count; i += 8) {
         const __m256 alpha = _mm256_loadu_ps(a + i);
