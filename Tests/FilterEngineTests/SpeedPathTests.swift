@@ -237,9 +237,8 @@ import Testing
         }
         let span = RowEvaluator.spanWidth - 3
         let (row, memory) = RowEvaluator.makeRow()
-        let indices = PixelEncoding.makeIndexScratch()
         let out = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * span)
-        defer { memory.deallocate(); indices.deallocate(); out.deallocate() }
+        defer { memory.deallocate(); out.deallocate() }
         var mismatches = 0
         for opaque in [true, false] {
             for start in stride(from: 0, to: values.count, by: span) {
@@ -253,7 +252,7 @@ import Testing
                 }
                 // Alpha 1 keeps the colour unchanged; one pixel of alpha 0.5 makes the span take the general path.
                 if !opaque { row.a[count - 1] = 0.5 }
-                PixelEncoding.encodeSRGB8(row, count: count, into: out, scratch: indices)
+                PixelEncoding.encodeSRGB8(row, count: count, into: out)
                 for i in 0..<count {
                     let inv: Float = row.a[i] == 1 ? 1 : 2
                     let expected = [reference(row.r[i] * inv), reference(row.g[i] * inv), reference(row.b[i] * inv),
@@ -266,9 +265,43 @@ import Testing
         #expect(mismatches == 0)
     }
 
+    /// `renderRGBA8` writes the bytes of the transparent outside of the root itself: over rectangles reaching
+    /// outside the image (or wholly outside), for a fused source, a materialised root (a scale) and a blur, every
+    /// byte is the encode of the float render, into memory filled with garbage first (so a byte left unwritten
+    /// shows).
+    @Test func bytesAroundTheImageAreTheEncodedRender() throws {
+        let image = Self.pattern(width: 37, height: 23)
+        let roots = [image, Resampling.scale(image, sx: 0.5, sy: 0.5, filter: .lanczos3),
+                     try image.applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(2)])]
+        let rects = [Rect(x: -13, y: -7, width: 70, height: 40), Rect(x: 5, y: 3, width: 900, height: 9),
+                     Rect(x: 100, y: 100, width: 20, height: 5)]
+        let context = RenderContext()
+        let (row, memory) = RowEvaluator.makeRow()
+        defer { memory.deallocate() }
+        for (k, root) in roots.enumerated() {
+            for rect in rects {
+                let floats = try context.render(root, rect: rect)
+                let r = floats.rect
+                var bytes = [UInt8](repeating: 0xAB, count: r.area * 4)
+                try bytes.withUnsafeMutableBufferPointer { try context.renderRGBA8(root, rect: rect, into: $0.baseAddress!) }
+                var expected = [UInt8](repeating: 0, count: r.area * 4)
+                for y in r.y..<r.maxY {
+                    row.load(floats.row(y), count: r.width)
+                    // Rows top to bottom, as renderRGBA8 writes them.
+                    expected.withUnsafeMutableBufferPointer {
+                        PixelEncoding.encodeSRGB8Reference(row, count: r.width, into: $0.baseAddress! + (r.maxY - 1 - y) * r.width * 4)
+                    }
+                }
+                let wrong = zip(bytes, expected).filter { $0 != $1 }.count
+                #expect(wrong == 0, "root \(k), rect \(rect): \(wrong) bytes differ")
+            }
+        }
+    }
+
     /// Spans with alpha: the C encode (unpremultiply and indices where they are gathered) gives the bytes of the
     /// Swift loop it replaced, for colours across the table (and infinite, NaN), alphas 0, negative, above 1,
-    /// a few ulps either side of 1 (a resampled opaque photo) and in between; span lengths no multiple of 8.
+    /// a few ulps either side of 1 (a resampled opaque photo) and in between, runs of transparent +0 pixels; span
+    /// lengths no multiple of 8.
     @Test func encodeWithAlphaMatchesTheSwiftLoop() {
         let shift = ColorMath.encodeTableShift, base = ColorMath.encodeTableBase
         var colours: [Float] = [0, -0, -1, 1, 2, 1e30, .infinity, -.infinity, .nan, .leastNonzeroMagnitude]
@@ -279,10 +312,9 @@ import Testing
                                1.0000001, 1.0000002]
         let span = RowEvaluator.spanWidth - 5
         let (row, memory) = RowEvaluator.makeRow()
-        let indices = PixelEncoding.makeIndexScratch()
         let fast = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * span)
         let slow = UnsafeMutablePointer<UInt8>.allocate(capacity: 4 * span)
-        defer { memory.deallocate(); indices.deallocate(); fast.deallocate(); slow.deallocate() }
+        defer { memory.deallocate(); fast.deallocate(); slow.deallocate() }
         var mismatches = 0, spans = 0
         for start in stride(from: 0, to: colours.count, by: span) {
             let count = min(span, colours.count - start)
@@ -293,8 +325,12 @@ import Testing
                 row.b[i] = colours[start + count - 1 - i] * 0.5
                 row.a[i] = alpha
             }
-            PixelEncoding.encodeSRGB8(row, count: count, into: fast, scratch: indices)
-            PixelEncoding.encodeSRGB8Reference(row, count: count, into: slow, scratch: indices)
+            // Runs of +0 pixels (the C loop stores eight of them without the gathers), one broken by a -0 alpha,
+            // one by a colour under alpha 0, at offsets that are no multiple of 8.
+            for i in 21..<60 where i < count { row.r[i] = 0; row.g[i] = 0; row.b[i] = 0; row.a[i] = 0 }
+            if count > 60 { row.a[33] = -0; row.g[50] = 0.25 }
+            PixelEncoding.encodeSRGB8(row, count: count, into: fast)
+            PixelEncoding.encodeSRGB8Reference(row, count: count, into: slow)
             for i in 0..<4 * count where fast[i] != slow[i] { mismatches += 1 }
             spans += 1
         }

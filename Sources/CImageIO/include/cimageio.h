@@ -1,7 +1,8 @@
 // Image decoding and encoding in memory through libpng and libjpeg-turbo, with errors returned as messages
-// (both libraries report errors by longjmp, which Swift cannot catch, so that part lives in C); and the table
-// look-ups of the engine's 8-bit sRGB conversions and of CISepiaTone, which need AVX2 gathers that Swift cannot
-// express.
+// (both libraries report errors by longjmp, which Swift cannot catch, so that part lives in C); and the engine's
+// inner loops that need what Swift cannot express (AVX2 gathers, lane permutations, transposes) or that Swift
+// keeps from vectorising: the 8-bit sRGB conversions, CISepiaTone's look-ups, the resampling passes and the blur
+// pyramid's rows.
 #ifndef CIMAGEIO_H
 #define CIMAGEIO_H
 #include <stddef.h>

@@ -2,11 +2,6 @@ import CImageIO
 
 /// Conversions between the working space and 8-bit sRGB, the hot loops at each end of a render.
 public enum PixelEncoding {
-    /// Scratch for `encodeSRGB8`: four planes of 16-bit table indices (the table has 15 Ki entries), one span long.
-    public static func makeIndexScratch() -> UnsafeMutablePointer<UInt16> {
-        .allocate(capacity: RowEvaluator.spanWidth * 4)
-    }
-
     /// Working-space pixels (planar) → sRGB bytes with straight alpha: unpremultiply, table indices and alpha
     /// byte computed in C where the table look-ups are made, eight pixels at a time by AVX2 gathers (Swift has
     /// none); `encodeSRGB8Reference` is the same as a plain loop then the gathers.
@@ -15,8 +10,7 @@ public enum PixelEncoding {
     /// scalar loop took 4.4 ms, and gathers (vpgatherdd) were slower than scalar look-ups on that CPU. On the
     /// Intel Xeon that replaced it, the same C model: 2.8 ms scalar look-ups, 1.6 ms gathered (opaque spans).
     @inline(__always)
-    public static func encodeSRGB8(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>,
-                                   scratch: UnsafeMutablePointer<UInt16>) {
+    public static func encodeSRGB8(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         let (r, g, b, a) = (row.r, row.g, row.b, row.a)
         // See ColorMath.encodeTable: the float's top bits index it; clamping the integer index handles
         // negatives, tiny values and values above 1 without branches.
@@ -41,13 +35,11 @@ public enum PixelEncoding {
 
     /// What `encodeSRGB8` gives a +0 pixel (the transparent outside of an image), for writing it directly.
     static let transparentRGBA8: [UInt8] = {
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4)
-        let scratch = makeIndexScratch()
-        defer { planes.deallocate(); scratch.deallocate() }
-        planes.initialize(repeating: 0, count: 4)
-        var bytes = [UInt8](repeating: 0, count: 4)
-        bytes.withUnsafeMutableBufferPointer { encodeSRGB8(PlanarRow(base: planes, stride: 1), count: 1,
-                                                           into: $0.baseAddress!, scratch: scratch) }
+        var planes: [Float] = [0, 0, 0, 0], bytes: [UInt8] = [0, 0, 0, 0]
+        planes.withUnsafeMutableBufferPointer { p in
+            bytes.withUnsafeMutableBufferPointer { encodeSRGB8(PlanarRow(base: p.baseAddress!, stride: 1), count: 1,
+                                                               into: $0.baseAddress!) }
+        }
         return bytes
     }()
 
@@ -63,10 +55,11 @@ public enum PixelEncoding {
     }
 
     /// The encode of spans with alpha as plain Swift (the reference the C loop follows; tests compare them).
-    static func encodeSRGB8Reference(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>,
-                                     scratch: UnsafeMutablePointer<UInt16>) {
-        let stride = RowEvaluator.spanWidth
-        let ir = scratch, ig = scratch + stride, ib = scratch + 2 * stride, ia = scratch + 3 * stride
+    static func encodeSRGB8Reference(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        // Four planes of 16-bit table indices (the table has 15 Ki entries).
+        let scratch = UnsafeMutablePointer<UInt16>.allocate(capacity: 4 * max(1, count))
+        defer { scratch.deallocate() }
+        let ir = scratch, ig = scratch + count, ib = scratch + 2 * count, ia = scratch + 3 * count
         let (r, g, b, a) = (row.r, row.g, row.b, row.a)
         let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
         let shift = Int32(ColorMath.encodeTableShift)

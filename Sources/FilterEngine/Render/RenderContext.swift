@@ -94,8 +94,7 @@ public final class RenderContext: @unchecked Sendable {
         nonisolated(unsafe) let base = base
         try run(image, area, cancellation) { evaluator, band in
             let (span, memory) = RowEvaluator.makeRow()
-            let indices = PixelEncoding.makeIndexScratch()
-            defer { memory.deallocate(); indices.deallocate() }
+            defer { memory.deallocate() }
             let root = evaluator.plan.nodes.count - 1
             // Outside what the root covers the evaluator gives +0 pixels, whose bytes are written directly
             // instead of being filled, read and encoded (a render rectangle larger than the image: a scaled-down
@@ -110,7 +109,7 @@ public final class RenderContext: @unchecked Sendable {
                 for x in stride(from: x0, to: x1, by: RowEvaluator.spanWidth) {
                     let count = min(RowEvaluator.spanWidth, x1 - x)
                     evaluator.evaluate(root, x0: x, y: y, count: count, into: span)
-                    PixelEncoding.encodeSRGB8(span, count: count, into: line + (x - area.x) * 4, scratch: indices)
+                    PixelEncoding.encodeSRGB8(span, count: count, into: line + (x - area.x) * 4)
                 }
             }
         }
