@@ -200,8 +200,13 @@ struct RenderChain {
         given.isEmpty ? recipe.input.map { [$0] } ?? [] : given
     }
 
-    /// The rectangle to write: --crop, the recipe's crop, or the output's (or the input's) extent.
+    /// The rectangle to write: --crop, the recipe's crop, or the output's (or the input's) extent. An infinite
+    /// output with none of these is a usage error (exit status 64, as for any missing option), not a render error.
     func outputRect(crop: String?, image: Image, input: Image?) throws -> Rect {
-        try Recipe.outputRect(crop: try RenderCommand.cropRect(crop) ?? recipe.crop, image: image, input: input)
+        let given = try RenderCommand.cropRect(crop) ?? recipe.crop
+        if given == nil, image.extent.isInfinite, input?.extent.isInfinite ?? true {
+            throw ValidationError("the output is infinite (a generator or a clamp): give --crop x,y,width,height")
+        }
+        return try Recipe.outputRect(crop: given, image: image, input: input)
     }
 }

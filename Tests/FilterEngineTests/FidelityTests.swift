@@ -21,7 +21,7 @@ import Testing
     /// A verified filter names the conformance cases it matches; each must be a case of the harness that passes
     /// (not one of its expected failures), for this filter.
     @Test func verifiedFiltersNameAPassingConformanceCase() {
-        let cases = Set(ConformanceTests.cases.map(\.id))
+        let cases = ConformanceTests.allCaseIDs
         if cases.isEmpty { print("fidelity: ../shared/conformance is missing; checking only the form of the verified evidence") }
         for filter in Catalog.builtIn.filters where filter.fidelity?.status == .verified {
             let named = filter.fidelity!.conformanceCases
@@ -30,6 +30,30 @@ import Testing
                 #expect(id.hasPrefix(filter.name + "/"), "\(filter.name) names another filter's case \(id)")
                 #expect(ConformanceTests.expectedFailures[id] == nil, "\(filter.name): \(id) is an expected failure of the harness")
                 if !cases.isEmpty { #expect(cases.contains(id), "\(filter.name): no conformance case \(id)") }
+            }
+        }
+    }
+
+    /// Statuses follow Apple's renders: a filter with a render in ../shared/conformance names each of its
+    /// distinct cases in its evidence ("conformance CIFilter/case", with what it shows); it is verified when every
+    /// one of them matches, and approximate (neither verified nor formula) when any is an expected failure.
+    @Test(.enabled(if: !ConformanceTests.cases.isEmpty, "../shared/conformance is missing: statuses not held to Apple's renders"))
+    func statusesFollowTheConformanceResults() {
+        let byFilter = Dictionary(grouping: ConformanceTests.cases, by: \.filter)
+        for (name, cases) in byFilter.sorted(by: { $0.key < $1.key }) {
+            guard let fidelity = Catalog.builtIn.filter(named: name)?.fidelity else {
+                Issue.record("\(name) has Apple renders but no catalogue entry with a fidelity")
+                continue
+            }
+            let named = Set(fidelity.conformanceCases)
+            for id in cases.map(\.id) where !named.contains(id) {
+                Issue.record("\(name): its evidence does not name its conformance case \(id)")
+            }
+            let failing = cases.filter { ConformanceTests.expectedFailures[$0.id] != nil }.map(\.id)
+            if failing.isEmpty {
+                #expect(fidelity.status == .verified, "\(name): every Apple render matches, so it is verified, not \(fidelity.status)")
+            } else {
+                #expect(fidelity.status == .approximate, "\(name): \(failing.joined(separator: ", ")) fails, so it is approximate, not \(fidelity.status)")
             }
         }
     }

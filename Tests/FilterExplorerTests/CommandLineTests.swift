@@ -113,6 +113,21 @@ import FilterEngine
         #expect(result.stdout.isEmpty)
     }
 
+    /// An infinite output without --crop is a usage error: exit status 64 (EX_USAGE), one line naming the option,
+    /// for `render` and `animate` alike; with --crop the same command succeeds.
+    @Test func infiniteOutputWithoutACropIsAUsageError() throws {
+        let out = FileManager.default.temporaryDirectory.appendingPathComponent("infinite-\(UUID()).png").path
+        defer { try? FileManager.default.removeItem(atPath: out) }
+        for command in [["render", "CICheckerboardGenerator", "-o", out],
+                        ["animate", "CICheckerboardGenerator", "--animate", "inputWidth=10:20", "--frames", "2", "-o", out + ".gif"]] {
+            let result = try run(command)
+            #expect(result.status == 64, "\(command[0]): \(result.status) \(result.stderr)")
+            #expect(result.stderr.contains("the output is infinite") && result.stderr.contains("--crop"), "\(result.stderr)")
+            #expect(!FileManager.default.fileExists(atPath: command.last!))
+        }
+        #expect(try run("render", "CICheckerboardGenerator", "--crop", "0,0,8,8", "-o", out).status == 0)
+    }
+
     @Test func unknownCategoryFailsWithTheValidNames() throws {
         let result = try run("list", "--category", "Blurr", "--catalog", Fixtures.catalogURL.path)
         #expect(result.status != 0)
