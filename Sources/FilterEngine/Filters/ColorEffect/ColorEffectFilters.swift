@@ -253,11 +253,13 @@ enum ColorEffectFilters {
     /// 1: round(x·(n − 1))/(n − 1) (2 levels: 0 or 1). Non-whole level counts give uneven spacing, as a slider
     /// between counts does. One level has a single value for everything: the middle, 0.5. Fitted on Apple's
     /// iOS 7 render (8 levels): exact in Python (99 dB, every byte); the same rounding on sRGB-encoded values
-    /// (our old rule) gave 19.4 dB. Evenly spaced in linear light, so even many levels crush the darkest
-    /// 8-bit values (no identity shortcut).
+    /// (our old rule) gave 19.4 dB. Evenly spaced in linear light, so even many levels move the darkest 8-bit
+    /// values; Core Image names 300 levels as the identity, so from there on the input passes unchanged (a guess
+    /// at what Core Image does there: no render shows it).
     static func colorPosterize(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let levels = try inputs.float("inputLevels")
+        if levels >= 300 { return image }
         let steps = levels - 1
         let scale: Float = steps > 1e-3 ? steps : 0
         let inverse: Float = steps > 1e-3 ? 1 / steps : 0
