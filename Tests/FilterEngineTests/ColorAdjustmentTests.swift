@@ -120,26 +120,30 @@ private func floatBytes(_ floats: [Float]) -> FilterValue { .data(ColorCubeData.
 
     // MARK: Tone curve and colour curves
 
-    @Test func toneCurvePassesThroughItsPointsInGammaTwoSpace() throws {
-        // Points (0,0) (0.25,0.5) (0.5,0.75) (0.75,0.9) (1,1). Linear 0.0625 is √ = 0.25 in gamma-2 space → 0.5 → 0.25
-        // linear; linear 0.25 (√ 0.5) → 0.75 → 0.5625.
+    @Test func toneCurvePassesThroughItsPointsInSRGBEncodedValues() throws {
+        // Points (0,0) (0.25,0.5) (0.5,0.75) (0.75,0.9) (1,1) on sRGB-encoded values (Apple's iOS 7 render):
+        // the linear value that encodes to 0.25 comes out as the one that encodes to 0.5, and so on.
         let points: [String: FilterValue] = [
             "inputPoint1": .vector([0.25, 0.5]), "inputPoint2": .vector([0.5, 0.75]), "inputPoint3": .vector([0.75, 0.9]),
         ]
-        let out = try apply("CIToneCurve", pixelImage(0.0625, 0.25, 1), points)
-        #expect(close(out, Pixel(0.25, 0.5625, 1, 1), tolerance: 1e-5))
+        let decode = { (e: Float) in ColorMath.linear(fromSRGB: e) }
+        let out = try apply("CIToneCurve", pixelImage(decode(0.25), decode(0.5), 1), points)
+        #expect(close(out, Pixel(decode(0.5), decode(0.75), 1, 1), tolerance: 1e-5))
     }
 
     @Test func toneCurveThroughCollinearPointsIsThatLineAndExtrapolates() throws {
-        // Points on y = 0.25 + 0.5x: the natural spline is the line. Linear 0.36 → √ 0.6 → 0.55 → 0.3025.
-        // Linear 4 (√ 2): held at the last point 0.75 → 0.5625, or extrapolated 1.25 → 1.5625.
+        // Points on y = 0.25 + 0.5x: the natural spline is the line, on sRGB-encoded values.
+        // Linear 4 encodes above 1: held at the last point 0.75, or extrapolated along the line.
         var line: [String: FilterValue] = [:]
         for (i, x) in [0.0, 0.25, 0.5, 0.75, 1].enumerated() { line["inputPoint\(i)"] = .vector([x, 0.25 + 0.5 * x]) }
+        let decode = { (e: Float) in ColorMath.linear(fromSRGB: e) }
+        let mid = decode(0.25 + 0.5 * ColorMath.sRGB(fromLinear: 0.36))
         let held = try apply("CIToneCurve", pixelImage(0.36, 4, 0), line)
-        #expect(close(held, Pixel(0.3025, 0.5625, 0.0625, 1), tolerance: 1e-5))
+        #expect(close(held, Pixel(mid, decode(0.75), decode(0.25), 1), tolerance: 1e-5))
         line["inputExtrapolate"] = .number(1)
         let extended = try apply("CIToneCurve", pixelImage(0.36, 4, 0), line)
-        #expect(close(extended, Pixel(0.3025, 1.5625, 0.0625, 1), tolerance: 1e-5))
+        let far = decode(0.25 + 0.5 * ColorMath.sRGB(fromLinear: 4))
+        #expect(close(extended, Pixel(mid, far, decode(0.25), 1), tolerance: 1e-4))
     }
 
     @Test func colorCurvesInterpolateTheTable() throws {

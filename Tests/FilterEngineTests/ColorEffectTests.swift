@@ -71,18 +71,24 @@ import Testing
         #expect(close(try TestImages.pixel(partial, x: 2, y: 0), Pixel(0, 0, 0, 0)))
     }
 
-    @Test func monochromeIsLuminanceTimesTheTint() throws {
+    @Test func monochromeIsAnOverlayOfTheTintOnLuminance() throws {
         let out = try Self.apply("CIColorMonochrome", Self.input)  // default tint (0.6, 0.45, 0.3), intensity 1
         let tint = Pixel(Self.decode(0.6), Self.decode(0.45), Self.decode(0.3), 1)
-        let full = Pixel(Self.luma * tint.x, Self.luma * tint.y, Self.luma * tint.z, 1)
+        // L below 0.5: 2·L·c (Apple's iOS 7 render); the old rule was L·c.
+        #expect(Self.luma < 0.5)
+        let full = Pixel(2 * Self.luma * tint.x, 2 * Self.luma * tint.y, 2 * Self.luma * tint.z, 1)
         #expect(close(try TestImages.pixel(out, x: 0, y: 0), full))
         #expect(close(try TestImages.pixel(out, x: 1, y: 0), full * 0.5))
         #expect(close(try TestImages.pixel(out, x: 2, y: 0), Pixel(0, 0, 0, 0)))
         let half = try Self.apply("CIColorMonochrome", Self.input, ["inputIntensity": .number(0.5)])
         #expect(close(try TestImages.pixel(half, x: 0, y: 0), (full + Pixel(0.2, 0.4, 0.6, 1)) / 2))
-        // A white tint is plain greyscale.
+        // L above 0.5: 1 − 2·(1 − L)·(1 − c); magenta on light grey 0.8 gives (1, 0.6, 1).
+        let light = try Self.apply("CIColorMonochrome", Self.flat(Pixel(0.8, 0.8, 0.8, 1)),
+                                   ["inputColor": .color(Color(red: 1, green: 0, blue: 1))])
+        #expect(close(try TestImages.pixel(light, x: 0, y: 0), Pixel(1, 0.6, 1, 1)))
+        // A white tint lifts: 2L below mid-grey.
         let white = try Self.apply("CIColorMonochrome", Self.input, ["inputColor": .color(.white)])
-        #expect(close(try TestImages.pixel(white, x: 0, y: 0), Pixel(Self.luma, Self.luma, Self.luma, 1)))
+        #expect(close(try TestImages.pixel(white, x: 0, y: 0), Pixel(2 * Self.luma, 2 * Self.luma, 2 * Self.luma, 1)))
     }
 
     @Test func falseColorInterpolatesBetweenTheTwoColours() throws {
@@ -118,21 +124,27 @@ import Testing
 
     // MARK: Posterize and dither
 
-    @Test func posterizeRoundsEncodedChannelsToTheLevels() throws {
-        // Linear 0.2, 0.3, 0.6 encode to 0.4845, 0.5838, 0.7977.
+    @Test func posterizeRoundsLinearChannelsToTheLevels() throws {
+        // Straight linear colour rounded to evenly spaced levels (Apple's iOS 7 render), premultiplied after.
         let p = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(0.2, 0.3, 0.6, 1) : Pixel(0.1, 0.15, 0.3, 0.5) }
         let two = try Self.apply("CIColorPosterize", p, ["inputLevels": .number(2)])
-        #expect(close(try TestImages.pixel(two, x: 0, y: 0), Pixel(0, 1, 1, 1)))
-        #expect(close(try TestImages.pixel(two, x: 1, y: 0), Pixel(0, 0.5, 0.5, 0.5)))
-        // Three levels: 0, 0.5, 1 encoded; 0.969 → 0.5, 1.168 → 0.5, 1.595 → 1.
-        let half = Self.decode(0.5)
+        #expect(close(try TestImages.pixel(two, x: 0, y: 0), Pixel(0, 0, 1, 1)))
+        #expect(close(try TestImages.pixel(two, x: 1, y: 0), Pixel(0, 0, 0.5, 0.5)))
+        // Three levels 0, 0.5, 1: 0.2 → 0, 0.3 → 0.5, 0.6 → 0.5.
         let three = try Self.apply("CIColorPosterize", p, ["inputLevels": .number(3)])
-        #expect(close(try TestImages.pixel(three, x: 0, y: 0), Pixel(half, half, 1, 1)))
+        #expect(close(try TestImages.pixel(three, x: 0, y: 0), Pixel(0, 0.5, 0.5, 1)))
         let one = try Self.apply("CIColorPosterize", p, ["inputLevels": .number(1)])
-        #expect(close(try TestImages.pixel(one, x: 0, y: 0), Pixel(half, half, half, 1)))
-        // Six levels (the default): steps of 0.2; 0.4845 → 0.4, 0.5838 → 0.6, 0.7977 → 0.8.
+        #expect(close(try TestImages.pixel(one, x: 0, y: 0), Pixel(0.5, 0.5, 0.5, 1)))
+        // Six levels (the default): steps of 0.2; 0.3 → 0.4 (1.5 rounds up), 0.6 → 0.6.
         let six = try Self.apply("CIColorPosterize", p)
-        #expect(close(try TestImages.pixel(six, x: 0, y: 0), Pixel(Self.decode(0.4), Self.decode(0.6), Self.decode(0.8), 1)))
+        #expect(close(try TestImages.pixel(six, x: 0, y: 0), Pixel(0.2, 0.4, 0.6, 1)))
+        // A ramp through 8 levels gives the linear levels k/7 (sRGB bytes 0, 106, 146, 175, 199, 220, 238, 255).
+        let ramp = TestImages.make(width: 8, height: 1) { x, _ in
+            let v = Float(x) / 7 + 0.04
+            return Pixel(v, v, v, 1)
+        }
+        let eight = try Self.apply("CIColorPosterize", ramp, ["inputLevels": .number(8)])
+        for x in 0..<8 { #expect(abs(try TestImages.pixel(eight, x: x, y: 0).x - Float(x) / 7) < 1e-6) }
     }
 
     @Test func ditherAddsBoundedZeroMeanNoiseTheSameInEveryRender() throws {

@@ -37,13 +37,35 @@ import Testing
         #expect(close(try TestImages.pixel(out, x: 1, y: 0), Pixel(0.25, 0.3, 0.1, 0.5)))
     }
 
+    @Test func alphaAboveOneEncodesAsCoreImagesPremultipliedOutput() throws {
+        // Apple's iOS 7 CIColorMatrix render (alpha row 1.25 on an opaque photo) shows the 8-bit output as
+        // min(1, alpha · sRGB(straight colour)) with alpha clamped to 1; below alpha 1 nothing changes.
+        let out = try TestImages.filter("CIColorMatrix", [
+            "inputImage": .image(input), "inputRVector": .vector([0.5, 0, 0, 0]), "inputAVector": .vector([0, 0, 0, 1.25]),
+        ])
+        let bytes = try TestImages.context.renderRGBA8(out, rect: Rect(x: 0, y: 0, width: 2, height: 1)).bytes
+        func byte(_ v: Float) -> Int { Int(min(v, 1) * 255 + 0.5) }
+        func near(_ got: ArraySlice<UInt8>, _ want: [Int]) -> Bool {
+            zip(got, want).allSatisfy { abs(Int($0) - $1) <= 1 }
+        }
+        // Pixel (0, 0): straight (0.1, 0.4, 0.6), alpha 1.25.
+        let encoded = [0.1, 0.4, 0.6].map { byte(ColorMath.sRGB(fromLinear: Float($0)) * 1.25) }
+        #expect(near(bytes[0..<3], encoded), "\(Array(bytes[0..<4])) vs \(encoded)")
+        #expect(bytes[3] == 255)
+        // Pixel (1, 0): alpha 0.5 · 1.25 = 0.625, below 1: the straight colour's bytes as before.
+        let straight = [0.1, 0.4, 0.6].map { byte(ColorMath.sRGB(fromLinear: Float($0))) }
+        #expect(near(bytes[4..<7], straight), "\(Array(bytes[4..<8]))")
+        #expect(Int(bytes[7]) == byte(0.625))
+    }
+
     @Test func colorControls() throws {
         let out = try TestImages.filter("CIColorControls", [
             "inputImage": .image(input), "inputSaturation": .number(0), "inputBrightness": .number(0.1),
             "inputContrast": .number(2),
         ])
+        // Contrast about mid-grey first, brightness added after (Apple's iOS 7 render): not (luma + 0.1 − 0.5)·2.
         let luma: Float = 0.2126 * 0.2 + 0.7152 * 0.4 + 0.0722 * 0.6
-        let v = (luma + 0.1 - 0.5) * 2 + 0.5
+        let v = (luma - 0.5) * 2 + 0.5 + 0.1
         #expect(close(try TestImages.pixel(out, x: 0, y: 0), Pixel(v, v, v, 1)))
     }
 
@@ -59,11 +81,19 @@ import Testing
         #expect(close(try TestImages.pixel(half, x: 0, y: 0), (expected + grey) / 2))
     }
 
-    @Test func hueRotationKeepsGreyAndCyclesPrimaries() throws {
+    @Test func hueRotationKeepsGreyAndLumaAndTurnsChroma() throws {
         let primaries = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(1, 0, 0, 1) : Pixel(0.5, 0.5, 0.5, 1) }
-        let out = try TestImages.filter("CIHueAdjust", ["inputImage": .image(primaries), "inputAngle": .number(2 * Double.pi / 3)])
-        // A third of a turn about the grey axis takes red to green exactly.
-        #expect(close(try TestImages.pixel(out, x: 0, y: 0), Pixel(0, 1, 0, 1)))
+        let out = try TestImages.filter("CIHueAdjust", ["inputImage": .image(primaries), "inputAngle": .number(1)])
+        // Red: Y = 0.2126, U = B − Y = −0.2126, V = R − Y = 0.7874. Turned by 1 rad: U' = U·cos 1 − V·sin 1,
+        // V' = U·sin 1 + V·cos 1; R = Y + V', B = Y + U', G = (Y − 0.2126·R − 0.0722·B) / 0.7152.
+        let c = Float(cos(1.0)), s = Float(sin(1.0))
+        let y: Float = 0.2126, u: Float = -0.2126, v: Float = 0.7874
+        let r = y + u * s + v * c, b = y + u * c - v * s
+        let g = (y - 0.2126 * r - 0.0722 * b) / 0.7152
+        let red = try TestImages.pixel(out, x: 0, y: 0)
+        #expect(close(red, Pixel(r, g, b, 1), tolerance: 1e-4), "\(red)")
+        // Luma is kept; grey is kept.
+        #expect(abs(0.2126 * red.x + 0.7152 * red.y + 0.0722 * red.z - 0.2126) < 1e-4)
         #expect(close(try TestImages.pixel(out, x: 1, y: 0), Pixel(0.5, 0.5, 0.5, 1)))
     }
 
@@ -127,13 +157,23 @@ import Testing
         #expect(close(try TestImages.pixel(multiply, x: 0, y: 0), Pixel(0, 0.25, 0.5, 1)))
     }
 
-    @Test func vignetteKeepsTheCentreAndDarkensCorners() throws {
-        let flat = TestImages.make(width: 101, height: 101) { _, _ in Pixel(0.5, 0.5, 0.5, 1) }
-        let out = try TestImages.filter("CIVignette", ["inputImage": .image(flat), "inputIntensity": .number(1), "inputRadius": .number(1)])
-        #expect(close(try TestImages.pixel(out, x: 50, y: 50), Pixel(0.5, 0.5, 0.5, 1), tolerance: 1e-3))
-        // Corner pixel centre at distance ≈ 1 half-diagonal: cos⁴(atan 1) = 1/4 of the light remains.
-        let corner = try TestImages.pixel(out, x: 0, y: 0)
-        #expect(abs(corner.x - 0.5 * 0.25) < 0.01, "\(corner)")
+    @Test func vignetteIsAPowerOfOneMinusTheSquaredDistance() throws {
+        // 200×100: S = min(200, 100) · radius / 2 = 100 at radius 2 (and at 10: the radius clamps to 2).
+        let flat = TestImages.make(width: 200, height: 100) { _, _ in Pixel(0.5, 0.5, 0.5, 1) }
+        for radius in [2.0, 10] {
+            let out = try TestImages.filter("CIVignette", ["inputImage": .image(flat), "inputIntensity": .number(2),
+                                                           "inputRadius": .number(radius)])
+            // Pixel (150, 50): centre (150.5, 50.5), d = 50.5 from (100, 50): (1 − 50.5²/100²)⁴.
+            let expected = 0.5 * powf(1 - 50.5 * 50.5 / 10000, 4)
+            #expect(abs(try TestImages.pixel(out, x: 150, y: 50).x - expected) < 1e-4)
+            // Beyond S: black. Near the centre: almost unchanged.
+            #expect(try TestImages.pixel(out, x: 199, y: 0).x == 0)
+            #expect(abs(try TestImages.pixel(out, x: 100, y: 50).x - 0.5) < 1e-3)
+        }
+        // Radius 1 halves S: the same pixel is past it.
+        let small = try TestImages.filter("CIVignette", ["inputImage": .image(flat), "inputIntensity": .number(1),
+                                                         "inputRadius": .number(1)])
+        #expect(try TestImages.pixel(small, x: 150, y: 50).x == 0)
     }
 
     @Test func twirlLeavesTheOutsideAndTurnsTheCentre() throws {

@@ -31,6 +31,34 @@ public enum PixelEncoding {
         ColorMath.encodeTable.withUnsafeBufferPointer { table in
             cimageio_encode_srgb8_alpha(r, g, b, a, Int32(count), table.baseAddress!, shift, base, top, out)
         }
+        if hasAlphaAboveOne(a, count: count) { encodeAlphaAboveOne(row, count: count, into: out) }
+    }
+
+    /// Whether some alpha of a span is above 1 (NaN may say yes; `encodeAlphaAboveOne` checks again): an
+    /// integer max of the bit patterns, which vectorises (positive floats order as their bits do).
+    @inline(__always) static func hasAlphaAboveOne(_ a: UnsafeMutablePointer<Float>, count: Int) -> Bool {
+        var top = Int32.min
+        for i in 0..<count { top = max(top, Int32(bitPattern: a[i].bitPattern)) }
+        return top > Int32(bitPattern: Float(1).bitPattern)
+    }
+
+    /// Rewrites the colour bytes of pixels whose alpha is above 1 (a colour matrix's alpha row, say) as Core
+    /// Image's 8-bit output makes them: it is premultiplied, the sRGB curve applied to the straight colour and
+    /// the result multiplied by the unclamped alpha, then clamped to 1, while alpha clamps to 1. Written with
+    /// straight alpha 1 that is min(1, alpha · sRGB(colour / alpha)). Fitted on Apple's iOS 7 CIColorMatrix
+    /// render (alpha row 1.25 on an opaque photo): 74.1 dB in Python, where the straight colour alone (our old
+    /// output) gave 22.7 dB. Below 1 both are the same, so nothing else changes.
+    static func encodeAlphaAboveOne(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let (r, g, b, a) = (row.r, row.g, row.b, row.a)
+        for i in 0..<count where a[i] > 1 {
+            let alpha = a[i]
+            let inv = 1 / alpha
+            for (c, channel) in [r, g, b].enumerated() {
+                let v = ColorMath.clamp01(ColorMath.sRGB(fromLinear: channel[i] * inv)) * alpha
+                // NaN (from a NaN colour or an infinite alpha) writes 0, never traps.
+                out[4 * i + c] = v >= 1 ? 255 : v > 0 ? UInt8(v * 255 + 0.5) : 0
+            }
+        }
     }
 
     /// What `encodeSRGB8` gives a +0 pixel (the transparent outside of an image), for writing it directly.
@@ -76,6 +104,7 @@ public enum PixelEncoding {
         ColorMath.encodeTable.withUnsafeBufferPointer { table in
             cimageio_encode_srgb8(ir, ig, ib, ia, Int32(count), table.baseAddress!, out)
         }
+        if hasAlphaAboveOne(a, count: count) { encodeAlphaAboveOne(row, count: count, into: out) }
     }
 
     /// Whether every alpha of a span is exactly 1: an integer OR of bit differences, which vectorises (a float

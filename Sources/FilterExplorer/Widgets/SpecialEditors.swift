@@ -220,15 +220,15 @@ public enum ToneCurveEditor {
     }
 
     /// The curve as the engine makes it: its output at `count` inputs evenly spaced over 0…1, both in the
-    /// curve's own space (gamma 2, where the points live). Rendered by CIToneCurve itself on a ramp of
+    /// curve's own space (sRGB-encoded values, where the points live). Rendered by CIToneCurve itself on a ramp of
     /// `count` pixels, so the drawing can never disagree with the filter.
     public static func plot(points: [[Double]], extrapolate: Bool, count: Int) throws -> [Double] {
         guard count > 1 else { return [] }
         let buffer = PixelBuffer(rect: PixelRect(x: 0, y: 0, width: count, height: 1))
         for i in 0..<count {
-            // The curve's space is the square root of linear light: input x is the linear value x².
-            let x = Float(i) / Float(count - 1)
-            buffer.row(0)[i] = Pixel(x * x, x * x, x * x, 1)
+            // The curve's space is sRGB-encoded values: input x is the linear value that encodes to x.
+            let x = ColorMath.linear(fromSRGB: Float(i) / Float(count - 1))
+            buffer.row(0)[i] = Pixel(x, x, x, 1)
         }
         let filter = try Filter(named: ExplorerHints.toneCurveFilter)
         try filter.setValue(.image(Image(buffer: buffer)), forKey: "inputImage")
@@ -236,8 +236,7 @@ public enum ToneCurveEditor {
         try filter.setValue(.number(extrapolate ? 1 : 0), forKey: "inputExtrapolate")
         let output = try plotContext.render(try filter.makeOutputImage(), rect: Rect(x: 0, y: 0, width: Double(count), height: 1))
         return (0..<count).map { i in
-            let v = Double(output.pixel(x: i, y: 0).x)
-            return v < 0 ? -(-v).squareRoot() : v.squareRoot()
+            Double(ColorMath.sRGB(fromLinear: output.pixel(x: i, y: 0).x))
         }
     }
 

@@ -37,7 +37,10 @@ enum ColorAdjustmentFilters {
         "CILabDeltaE": labDeltaE,
     ]
 
-    /// Saturation around Rec. 709 luma, then brightness added, then contrast around mid-grey; on straight colour.
+    /// Saturation around Rec. 709 luma, contrast around mid-grey, then brightness added: `(s − 0.5)·k + 0.5 + b`
+    /// on straight linear colour. Fitted on Apple's iOS 7 render (brightness 0.5, saturation 1.2, contrast 3.1:
+    /// 80.6 dB in Python); brightness added before the contrast (our old order) gave 5.3 dB. Saturation and the
+    /// grey-axis steps commute (the luma weights sum to 1), so its place in the order does not matter.
     static func colorControls(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let saturation = try inputs.float("inputSaturation")
@@ -53,9 +56,9 @@ enum ColorAdjustmentFilters {
                 for i in 0..<span.count {
                     let sr = r[i], sg = g[i], sb = b[i]
                     let luma = sr * w.x + sg * w.y + sb * w.z
-                    r[i] = (luma + (sr - luma) * saturation + brightness - 0.5) * contrast + 0.5
-                    g[i] = (luma + (sg - luma) * saturation + brightness - 0.5) * contrast + 0.5
-                    b[i] = (luma + (sb - luma) * saturation + brightness - 0.5) * contrast + 0.5
+                    r[i] = (luma + (sr - luma) * saturation - 0.5) * contrast + 0.5 + brightness
+                    g[i] = (luma + (sg - luma) * saturation - 0.5) * contrast + 0.5 + brightness
+                    b[i] = (luma + (sb - luma) * saturation - 0.5) * contrast + 0.5 + brightness
                 }
                 return
             }
@@ -64,9 +67,9 @@ enum ColorAdjustmentFilters {
                 let inv: Float = alpha > 0 ? 1 / alpha : 0
                 let sr = r[i] * inv, sg = g[i] * inv, sb = b[i] * inv
                 let luma = sr * w.x + sg * w.y + sb * w.z
-                r[i] = ((luma + (sr - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha
-                g[i] = ((luma + (sg - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha
-                b[i] = ((luma + (sb - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha
+                r[i] = ((luma + (sr - luma) * saturation - 0.5) * contrast + 0.5 + brightness) * alpha
+                g[i] = ((luma + (sg - luma) * saturation - 0.5) * contrast + 0.5 + brightness) * alpha
+                b[i] = ((luma + (sb - luma) * saturation - 0.5) * contrast + 0.5 + brightness) * alpha
             }
         }.apply(extent: image.extent, inputs: [image])
     }
@@ -114,15 +117,27 @@ enum ColorAdjustmentFilters {
         }.apply(extent: image.extent, inputs: [image])
     }
 
-    /// Rotates colours around the grey axis by the angle (a rotation matrix, so it fuses as a matrix).
+    /// Rotates the chroma of straight linear colour by the angle while keeping its Rec. 709 luminance: with
+    /// Y = luma, U = B − Y and V = R − Y, (U, V) turns by the angle (U' = U·cos − V·sin, V' = U·sin + V·cos)
+    /// and R, G, B come back from Y, U', V'. One matrix, so it fuses as a matrix. Fitted on Apple's iOS 7
+    /// render (angle 1): a free 3×3 least-squares fit of that render has eigenvalues e^(±1i) and 1, luma as the
+    /// kept row and grey as the kept axis; this matrix is within 0.002 of it (59.2 dB in Python). A rotation
+    /// about the grey axis with equal weights (our old rule) gave 18.8 dB.
     static func hueAdjust(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let angle = try inputs.number("inputAngle")
-        let c = Float(cos(angle)), s = Float(sin(angle))
-        let k = (1 - c) / 3, q = s * Float(1 / 3.0).squareRoot()
-        let m = ColorMatrix(r: Pixel(c + k, k - q, k + q, 0), g: Pixel(k + q, c + k, k - q, 0),
-                            b: Pixel(k - q, k + q, c + k, 0), a: Pixel(0, 0, 0, 1), bias: Pixel(0, 0, 0, 0))
-        return m.kernel.apply(extent: image.extent, inputs: [image])
+        return ColorMatrix(linear: hueRotation(angle: angle)).kernel.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// The RGB matrix of CIHueAdjust's rotation (see `hueAdjust`).
+    static func hueRotation(angle: Double) -> [[Double]] {
+        let w = ColorMath.lumaWeights
+        let y = [Double(w.x), Double(w.y), Double(w.z)]
+        // Rows: Y, B − Y, R − Y.
+        let basis = [y, [-y[0], -y[1], 1 - y[2]], [1 - y[0], -y[1], -y[2]]]
+        let c = cos(angle), s = sin(angle)
+        let rotation = [[1, 0, 0], [0, c, -s], [0, s, c]]
+        return Matrix3.product(Matrix3.inverse(basis), Matrix3.product(rotation, basis))
     }
 
     /// Chromatic adaptation (Bradford) from the white of the neutral temperature/tint to that of the target:

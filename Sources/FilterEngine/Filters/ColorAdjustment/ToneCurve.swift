@@ -2,26 +2,35 @@ import Foundation
 
 /// CIToneCurve and CIColorCurves: one-dimensional curves applied to each colour channel.
 extension ColorAdjustmentFilters {
-    /// A smooth curve through five points [input, output], applied to red, green and blue alike. As Core Image
-    /// documents, the curve works in a perceptual version of the working space: gamma 2 (the square root of
-    /// linear light), so the default points are evenly spaced in perceived lightness. Without extrapolation,
-    /// inputs beyond the first and last points take those points' outputs; with it, the curve continues
-    /// along its end slopes (for extended-range values).
+    /// A natural cubic spline through five points [input, output], applied to red, green and blue alike, on
+    /// straight sRGB-encoded values (decoded back to linear after). Fitted on Apple's iOS 7 render (points
+    /// (0, 0), (0.1, 0.5), (0.3, 0.15), (0.6, 0.6), (1.1, 1), a curve that overshoots): the render is a clean
+    /// per-channel table, and this spline matches it within 1.6 levels (mean 0.26); the same spline on the
+    /// square root of linear light (Core Image's description says "a perceptual (gamma 2) version of the
+    /// working space", our old rule) is off by up to 36 levels, and Catmull-Rom, monotone (PCHIP), Akima and
+    /// not-a-knot splines by 29 levels or more. Without extrapolation, inputs beyond the first and last points
+    /// take those points' outputs; with it, the curve continues along its end slopes (for extended-range values).
     static func toneCurve(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let points = try (0..<5).map { try inputs.point("inputPoint\($0)") }
         let spline = ToneSpline(points: points.map { (Float($0.x), Float($0.y)) },
                                 extrapolate: try inputs.bool("inputExtrapolate"))
         if spline.isIdentity { return image }
+        let decode = EncodedCurves.decode, encode = EncodedCurves.encodeBySquareRoot
         return ColorKernel(name: "toneCurve") { span in
-            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
-            for i in 0..<span.count {
-                let alpha = a[i]
-                let inv: Float = alpha > 0 ? 1 / alpha : 0
-                r[i] = spline.perceptual(r[i] * inv) * alpha
-                g[i] = spline.perceptual(g[i] * inv) * alpha
-                b[i] = spline.perceptual(b[i] * inv) * alpha
+            let p = span.out, count = span.count
+            let dec = decode.values, enc = encode.values
+            SpanColor.unpremultiply(p, count)
+            for channel in [p.r, p.g, p.b] {
+                for i in 0..<count {
+                    // Tables inside 0...1; the exact curves for extended-range values.
+                    let v = channel[i]
+                    let e = v >= 0 && v <= 1 ? EncodedCurves.encode(v, enc) : ColorMath.sRGB(fromLinear: v)
+                    let y = spline.value(e)
+                    channel[i] = y >= 0 && y <= 1 ? EncodedCurves.lookup(dec, y) : ColorMath.linear(fromSRGB: y)
+                }
             }
+            SpanColor.premultiply(p, count)
         }.apply(extent: image.extent, inputs: [image])
     }
 
@@ -77,7 +86,7 @@ extension ColorAdjustmentFilters {
     }
 }
 
-/// A natural cubic spline through up to five points sorted by input, evaluated in gamma-2 space.
+/// A natural cubic spline through up to five points sorted by input (CIToneCurve evaluates it on sRGB-encoded values).
 struct ToneSpline: Sendable {
     /// Knots (x) and, per segment, the cubic y = a + b·t + c·t² + d·t³ with t = x − knot.
     private var knots: [Float] = []
@@ -146,12 +155,5 @@ struct ToneSpline: Sendable {
         while i < n - 2 && x >= knots[i + 1] { i += 1 }
         let t = x - knots[i]
         return a[i] + t * (b[i] + t * (c[i] + t * d[i]))
-    }
-
-    /// The curve applied to a linear value through gamma-2 space: √x in, y² out (signs kept).
-    @inline(__always) func perceptual(_ v: Float) -> Float {
-        let s = v < 0 ? -(-v).squareRoot() : v.squareRoot()
-        let y = value(s)
-        return y < 0 ? -(y * y) : y * y
     }
 }
