@@ -227,6 +227,26 @@ import Testing
         #expect(close(try TestImages.pixel(h, x: 12, y: 10), source.pixel(x: 8, y: 10)))
     }
 
+    /// Before iOS 8.3 the weighted sum ran on sRGB-encoded values (Apple's iOS 7 renders); today on linear ones.
+    /// A [0.5, 0.5] average of linear black and linear 0.5: 0.25 today; (0 + enc(0.5)) / 2 decoded under iOS 7.
+    @Test func convolutionSpaceFollowsTheVersion() throws {
+        let image = TestImages.make(width: 4, height: 1) { x, _ in x < 2 ? Pixel(0, 0, 0, 1) : Pixel(0.5, 0.5, 0.5, 1) }
+        var weights = [Double](repeating: 0, count: 9)
+        weights[3] = 0.5; weights[4] = 0.5  // output(x) = (input(x − 1) + input(x)) / 2
+        func run(_ version: CoreImageVersion) throws -> Pixel {
+            let filter = try Filter(named: "CIConvolution3X3")
+            filter.coreImageVersion = version
+            try filter.setValue(.image(image), forKey: "inputImage")
+            try filter.setValue(.vector(weights), forKey: "inputWeights")
+            return try TestImages.pixel(try filter.makeOutputImage(), x: 2, y: 0)
+        }
+        let today = try run(.current), old = try run(CoreImageVersion(7))
+        #expect(close(today, Pixel(0.25, 0.25, 0.25, 1)))
+        let expected = ColorMath.linear(fromSRGB: ColorMath.sRGB(fromLinear: 0.5) / 2)  // 0.1113
+        #expect(close(old, Pixel(expected, expected, expected, 1), tolerance: 2e-3))
+        #expect(close(try run(CoreImageVersion(8, 3)), today))
+    }
+
     // MARK: Motion, zoom
 
     @Test func motionBlurAveragesAlongItsDirection() throws {

@@ -205,15 +205,15 @@ import Testing
 
     // MARK: Looks
 
-    /// What black, mid-grey (encoded 0.5) and white become under each look, from each look's published
-    /// definition (PhotoEffects.swift), in encoded values.
+    /// What black, mid-grey (encoded 0.5) and white become under each look, from each look's definition
+    /// (PhotoEffects.swift; Mono, Noir, Chrome, Fade and Instant are the fits to Apple's renders), in encoded values.
     @Test(arguments: [
-        ("CIPhotoEffectMono", [0.0, 0, 0], [0.5, 0.5, 0.5], [1.0, 1, 1]),
+        ("CIPhotoEffectMono", [0.020506, 0.020506, 0.020506], [0.426191, 0.426191, 0.426191], [0.967581, 0.967581, 0.967581]),
         ("CIPhotoEffectTonal", [0.05, 0.05, 0.05], [0.5, 0.5, 0.5], [0.95, 0.95, 0.95]),
-        ("CIPhotoEffectNoir", [0.0, 0, 0], [ColorEffectTests.noirMid, ColorEffectTests.noirMid, ColorEffectTests.noirMid], [1.0, 1, 1]),
-        ("CIPhotoEffectChrome", [0.0, 0, 0.02], [0.5, 0.5, 0.51], [1.0, 1, 1]),
-        ("CIPhotoEffectFade", [0.10, 0.09, 0.10], [0.51, 0.495, 0.48], [0.92, 0.90, 0.86]),
-        ("CIPhotoEffectInstant", [0.08, 0.06, 0.10], [0.08 + 0.92 * pow(0.5, 0.9), 0.06 + 0.9 * pow(0.5, 0.95), 0.46], [1.0, 0.96, 0.82]),
+        ("CIPhotoEffectNoir", [0.0, 0, 0], [0.568154, 0.568154, 0.568154], [1.0, 1, 1]),
+        ("CIPhotoEffectChrome", [0.004039, 0.0078, 0.020116], [0.605208, 0.617618, 0.61987], [0.971759, 0.99162, 0.9828]),
+        ("CIPhotoEffectFade", [0.001364, 0, 0.0025], [0.539563, 0.540537, 0.537149], [0.980364, 0.990945, 0.9923]),
+        ("CIPhotoEffectInstant", [0.0137, 0.097252, 0.178696], [0.437089, 0.619347, 0.434579], [0.9814, 0.9719, 0.5721]),
         ("CIPhotoEffectProcess", [0.0, 0.03, 0.14], [0.5, 0.5, 0.46], [1.0, 0.97, 0.78]),
         ("CIPhotoEffectTransfer", [0.04, 0, 0], [0.04 + 0.96 * pow(0.5, 0.85), 0.5, 0.85 * pow(0.5, 1.1)], [1.0, 1, 0.85]),
         ("CIThermal", [0.0, 0, 0.15], [0.8, 0.075, 0.375], [1.0, 1, 0.75]),
@@ -229,28 +229,26 @@ import Testing
         }
     }
 
-    /// Noir's mid-grey: gamma 1.25, then an S-curve of strength 0.8.
-    static let noirMid: Double = {
-        let x = pow(0.5, 1.25)
-        return x + 0.8 * (x * x * (3 - 2 * x) - x)
-    }()
-
     @Test func blackAndWhiteLooksAreGreyAndUseTheirWeights() throws {
         let mono = try TestImages.pixel(try Self.apply("CIPhotoEffectMono", Self.input), x: 0, y: 0)
         #expect(mono.x == mono.y && mono.y == mono.z)
-        // Mono on encoded luma y: y + 0.15 (y²(3 - 2y) - y).
-        let e = [Self.encode(0.2), Self.encode(0.4), Self.encode(0.6)]
-        let y = 0.2126 * e[0] + 0.7152 * e[1] + 0.0722 * e[2]
-        #expect(abs(mono.x - Self.decode(y + 0.15 * (y * y * (3 - 2 * y) - y))) < 2e-5)
+        // Mono's fitted quadratic form and curve on the encoded colour (0.2, 0.4, 0.6 linear): encoded 0.691834.
+        #expect(abs(mono.x - Self.decode(0.691834)) < 5e-5)
         let noir = try TestImages.pixel(try Self.apply("CIPhotoEffectNoir", Self.input), x: 1, y: 0)
         #expect(noir.x == noir.y && noir.w == 0.5)
+        // Noir: red light, blue dark (Apple's iOS 7 render: red petals near white).
+        let primaries = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(1, 0, 0, 1) : Pixel(0, 0, 1, 1) }
+        let out = try Self.apply("CIPhotoEffectNoir", primaries)
+        #expect(try TestImages.pixel(out, x: 0, y: 0).x > 0.7 && TestImages.pixel(out, x: 1, y: 0).x < 0.05)
     }
 
     @Test func extrapolateCarriesExtendedRangeThrough() throws {
         let bright = Self.flat(Pixel(2, 2, 2, 1), width: 1, height: 1)
-        let clamped = try TestImages.pixel(try Self.apply("CIPhotoEffectChrome", bright), x: 0, y: 0)
-        #expect(close(clamped, Pixel(1, 1, 1, 1), tolerance: 2e-5))
-        let extended = try TestImages.pixel(try Self.apply("CIPhotoEffectChrome", bright, ["inputExtrapolate": .number(1)]), x: 0, y: 0)
+        // Tonal (the same kernel as every look; Chrome, used before, is now a fit whose curves end flat).
+        let clamped = try TestImages.pixel(try Self.apply("CIPhotoEffectTonal", bright), x: 0, y: 0)
+        let white = Self.decode(0.95)
+        #expect(close(clamped, Pixel(white, white, white, 1), tolerance: 2e-5))
+        let extended = try TestImages.pixel(try Self.apply("CIPhotoEffectTonal", bright, ["inputExtrapolate": .number(1)]), x: 0, y: 0)
         #expect(extended.x > 1.5 && extended.z > 1.5)
     }
 

@@ -92,7 +92,9 @@ import Testing
         #expect(try Self.extent("CISourceAtopCompositing") == Rect(x: 2, y: 1, width: 4, height: 4))
         #expect(try Self.extent("CISourceInCompositing") == Rect(x: 2, y: 1, width: 2, height: 3))
         #expect(try Self.extent("CISourceOutCompositing") == Rect(x: 0, y: 0, width: 4, height: 4))
-        for name in ["CIAdditionCompositing", "CIMaximumCompositing", "CIMinimumCompositing",
+        // Minimum: transparent wherever either input is, so only the overlap (Apple's iOS 7 render).
+        #expect(try Self.extent("CIMinimumCompositing") == Rect(x: 2, y: 1, width: 2, height: 3))
+        for name in ["CIAdditionCompositing", "CIMaximumCompositing",
                      "CIMultiplyBlendMode", "CIHueBlendMode", "CIVividLightBlendMode"] {
             #expect(try Self.extent(name) == union, "\(name)")
         }
@@ -151,35 +153,39 @@ import Testing
     ]
 
     typealias RGB = (Double, Double, Double)
-    static func lum(_ c: RGB) -> Double { 0.3 * c.0 + 0.59 * c.1 + 0.11 * c.2 }
-    static func setLum(_ c: RGB, _ l: Double) -> RGB {
-        let d = l - lum(c)
-        var r = c.0 + d, g = c.1 + d, b = c.2 + d
-        let ll = lum((r, g, b)), n = Swift.min(r, g, b), x = Swift.max(r, g, b)
-        if n < 0 { r = ll + (r - ll) * ll / (ll - n); g = ll + (g - ll) * ll / (ll - n); b = ll + (b - ll) * ll / (ll - n) }
-        if x > 1 { r = ll + (r - ll) * (1 - ll) / (x - ll); g = ll + (g - ll) * (1 - ll) / (x - ll); b = ll + (b - ll) * (1 - ll) / (x - ll) }
-        return (r, g, b)
-    }
-    static func sat(_ c: RGB) -> Double { Swift.max(c.0, c.1, c.2) - Swift.min(c.0, c.1, c.2) }
-    /// SetSat as the W3C writes it: sort, scale the middle, set max to s and min to 0.
-    static func setSat(_ c: RGB, _ s: Double) -> RGB {
-        var v = [c.0, c.1, c.2]
-        let order = [0, 1, 2].sorted { v[$0] < v[$1] }
-        let (lo, mid, hi) = (order[0], order[1], order[2])
-        if v[hi] > v[lo] {
-            v[mid] = (v[mid] - v[lo]) * s / (v[hi] - v[lo]); v[hi] = s
-        } else {
-            v[mid] = 0; v[hi] = 0
-        }
-        v[lo] = 0
-        return (v[0], v[1], v[2])
+    typealias HSL = (h: Double, s: Double, l: Double)
+
+    /// The textbook RGB to HSL conversion (hue in turns, 0 for a grey), written independently of the engine's.
+    static func hsl(_ c: RGB) -> HSL {
+        let x = Swift.max(c.0, c.1, c.2), n = Swift.min(c.0, c.1, c.2), l = (x + n) / 2, d = x - n
+        if d <= 0 { return (0, 0, l) }
+        let s = d / (1 - Swift.abs(2 * l - 1))
+        var h: Double
+        if x == c.0 { h = (c.1 - c.2) / d } else if x == c.1 { h = (c.2 - c.0) / d + 2 } else { h = (c.0 - c.1) / d + 4 }
+        h /= 6
+        if h < 0 { h += 1 }
+        return (h, s, l)
     }
 
+    static func rgb(_ v: HSL) -> RGB {
+        let q = v.l < 0.5 ? v.l * (1 + v.s) : v.l + v.s - v.l * v.s, p = 2 * v.l - q
+        func f(_ t0: Double) -> Double {
+            var t = t0.truncatingRemainder(dividingBy: 1)
+            if t < 0 { t += 1 }
+            if t < 1.0 / 6 { return p + (q - p) * 6 * t }
+            if t < 0.5 { return q }
+            if t < 2.0 / 3 { return p + (q - p) * (2.0 / 3 - t) * 6 }
+            return p
+        }
+        return (f(v.h + 1.0 / 3), f(v.h), f(v.h - 1.0 / 3))
+    }
+
+    /// The non-separable modes as Apple's iOS 7 renders show them: HSL parts of the linear colours.
     static let nonSeparableModes: [String: @Sendable (RGB, RGB) -> RGB] = [
-        "CIHueBlendMode": { s, b in setLum(setSat(s, sat(b)), lum(b)) },
-        "CISaturationBlendMode": { s, b in setLum(setSat(b, sat(s)), lum(b)) },
-        "CIColorBlendMode": { s, b in setLum(s, lum(b)) },
-        "CILuminosityBlendMode": { s, b in setLum(b, lum(s)) },
+        "CIHueBlendMode": { s, b in let f = hsl(s), g = hsl(b); return rgb((f.h, g.s, g.l)) },
+        "CISaturationBlendMode": { s, b in let f = hsl(s), g = hsl(b); return rgb((g.h, f.s, g.l)) },
+        "CIColorBlendMode": { s, b in let f = hsl(s), g = hsl(b); return rgb((f.h, f.s, g.l)) },
+        "CILuminosityBlendMode": { s, b in let f = hsl(s), g = hsl(b); return rgb((g.h, g.s, f.l)) },
     ]
 
     /// The W3C compositing of a blend result with partial alpha, in premultiplied terms.
@@ -230,11 +236,24 @@ import Testing
         let half = try Self.run("CIMultiplyBlendMode", foreground: [Pixel(0.1, 0.2, 0.3, 0.5)], background: [d])[0]
         // (1 - 1)·s + 0.5·d + 0.5·(cs·cb) with cs = (0.2, 0.4, 0.6)
         #expect(close(half, Pixel(0.25 + 0.05, 0.125 + 0.05, 0.4 + 0.24, 1)))
-        // Luminosity of a grey foreground over a colour: the colour shifted to the grey's luminance.
+        // Luminosity of a grey foreground over a colour: the colour's hue and HSL saturation at the grey's
+        // lightness. (0.4, 0.3, 0.2): L 0.3, S 0.2 / 0.6 = 1/3; at L 0.5 the chroma is 1/3, so 0.5 ± 1/6.
         let lumOut = try Self.run("CILuminosityBlendMode", foreground: [Pixel(0.5, 0.5, 0.5, 1)],
                                   background: [Pixel(0.4, 0.3, 0.2, 1)])[0]
-        let shift: Float = 0.5 - (0.3 * 0.4 + 0.59 * 0.3 + 0.11 * 0.2)
-        #expect(close(lumOut, Pixel(0.4 + shift, 0.3 + shift, 0.2 + shift, 1)))
+        #expect(close(lumOut, Pixel(0.5 + 1.0 / 6, 0.5, 0.5 - 1.0 / 6, 1)))
+        // Over black the luminosity is the foreground's (max + min) / 2 as a grey (iOS 7 render: the heron over
+        // the black treeline), not a weighted luminance.
+        let overBlack = try Self.run("CILuminosityBlendMode", foreground: [Pixel(0.6, 0.2, 0.1, 1)],
+                                     background: [Pixel(0, 0, 0, 1)])[0]
+        #expect(close(overBlack, Pixel(0.35, 0.35, 0.35, 1)))
+        // A dark saturated backdrop keeps its saturation: (0.01, 0.01, 0) lit to L 0.25 is (0.5, 0.5, 0).
+        let darkYellow = try Self.run("CILuminosityBlendMode", foreground: [Pixel(0.25, 0.25, 0.25, 1)],
+                                      background: [Pixel(0.01, 0.01, 0, 1)])[0]
+        #expect(close(darkYellow, Pixel(0.5, 0.5, 0, 1)))
+        // Colour mode: the foreground's hue and saturation at the background's lightness.
+        let colourOut = try Self.run("CIColorBlendMode", foreground: [Pixel(0.4, 0.3, 0.2, 1)],
+                                     background: [Pixel(0.5, 0.5, 0.5, 1)])[0]
+        #expect(close(colourOut, Pixel(0.5 + 1.0 / 6, 0.5, 0.5 - 1.0 / 6, 1)))
     }
 
     /// A transparent background leaves the foreground, a transparent foreground leaves the background.

@@ -5,6 +5,14 @@ import Foundation
 /// 3×3), left to right. Outside the input is transparent, so the extent grows by the matrix's reach. The RGB
 /// variants keep each pixel's alpha and add the bias to colour only. As Core Image documents, results are
 /// clamped to 0...1 (colour to 0...alpha in the RGB variants, to stay valid premultiplied pixels).
+///
+/// Colour space, by version: today the weighted sum runs on the linear working values, like every other kernel
+/// here (no modern render exists to say otherwise). Apple's iOS 7 renders convolved the sRGB-encoded
+/// (premultiplied) values instead: `xamarin-docs-conv3x3-sharpen-heron` fits that at 47.2 dB (26.2 in linear
+/// light) and `xamarin-docs-conv9h-heron` at 53.3 dB (27.8), borders included. Core Image moved its Gaussian
+/// blur from encoded to linear values in iOS 8.3 (see `BlurFilters.gaussianBlur`), the only dated change of
+/// this kind known, so the encoded sum is kept below 8.3 for the whole family (the RGB variants did not exist
+/// then, but follow the same rule).
 enum ConvolutionFilters {
     static let all: [String: FilterImplementation] = [
         "CIConvolution3X3": make(columns: 3, rows: 3, rgb: false),
@@ -28,7 +36,30 @@ enum ConvolutionFilters {
             // A short vector is padded with zeros, a long one cut (Core Image reads the first n values).
             let count = columns * rows
             let weights = (0..<count).map { $0 < given.count && given[$0].isFinite ? Float(given[$0]) : 0 }
-            return BlurStages.convolve(image, weights: weights, columns: columns, rows: rows, bias: bias, keepAlpha: rgb)
+            guard inputs.coreImageVersion < CoreImageVersion(8, 3) else {
+                return BlurStages.convolve(image, weights: weights, columns: columns, rows: rows, bias: bias, keepAlpha: rgb)
+            }
+            let convolved = BlurStages.convolve(encoded(image), weights: weights, columns: columns, rows: rows,
+                                                bias: bias, keepAlpha: rgb)
+            return decoded(convolved)
         }
+    }
+
+    /// Straight colour sRGB-encoded, premultiplied again (the iOS 7 space of these sums).
+    static func encoded(_ image: Image) -> Image {
+        ColorKernel(name: "linearToSRGB") { span in
+            SpanColor.unpremultiply(span.out, span.count)
+            SpanColor.encodeSRGB(span.out, span.count)
+            SpanColor.premultiply(span.out, span.count)
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// The inverse of `encoded`: back to linear working values.
+    static func decoded(_ image: Image) -> Image {
+        ColorKernel(name: "sRGBToLinear") { span in
+            SpanColor.unpremultiply(span.out, span.count)
+            SpanColor.decodeSRGB(span.out, span.count)
+            SpanColor.premultiply(span.out, span.count)
+        }.apply(extent: image.extent, inputs: [image])
     }
 }

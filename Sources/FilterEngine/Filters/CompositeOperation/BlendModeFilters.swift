@@ -1,7 +1,8 @@
 import Foundation
 
-// Blend modes, one table row each (W3C "Compositing and Blending Level 1" / PDF 1.7 formulas, plus the common
-// definitions of the modes the W3C does not name: subtract, divide, linear burn/dodge/light, pin and vivid light).
+// Blend modes, one table row each (W3C "Compositing and Blending Level 1" / PDF 1.7 formulas for the separable
+// modes, plus the common definitions of the modes the W3C does not name: subtract, divide, linear burn/dodge/light,
+// pin and vivid light; the hue, saturation, colour and luminosity modes are HSL, see below).
 //
 // Colour space: the blend runs on the linear working-space values, as every Core Image kernel does; Core Image
 // does not switch to sRGB for its blend modes, which is why its results differ from an editor that blends
@@ -182,53 +183,68 @@ enum BlendModeFilters {
         }
     }
 
-    // MARK: Non-separable modes (W3C Lum / ClipColor / SetLum / Sat / SetSat)
+    // MARK: Non-separable modes (HSL on linear values)
     //
-    // Written on scalar triples with selects instead of branches so the loop vectorises across pixels
-    // (measured 2-3x faster on the dev machine than the same formulas on SIMD3 with branches).
+    // Apple's iOS 7 renders (monotouch-ios7-colorblendmode- and -luminosityblendmode-heron-over-clouds) are the
+    // HSL model on the linear working values, not the W3C/PDF luminance SetLum/ClipColor: hue (the colour's
+    // order and the middle component's place between the extremes), HSL saturation S = (max - min) / (1 - |2L - 1|)
+    // and lightness L = (max + min) / 2 are taken from one input or the other, and the colour rebuilt from them.
+    // Fitted on those two renders: colour 47.2 dB, luminosity 38.1 dB on the overlap (W3C with 0.3/0.59/0.11
+    // weights: 24.3 / 17.5 dB; the same HSL on sRGB-encoded values: 29.4 / 22.7 dB). Black backdrops show it
+    // plainly: the luminosity of a heron over black is the grey (max + min) / 2, and a dark yellow backdrop
+    // (1, 1, 0)/255 keeps its full saturation (50, 50, 0). A grey colour has no hue; as in the usual RGB to HSL
+    // conversion it reads as hue 0 (red), which only matters when its hue is taken (hue mode, grey foreground).
+    // Written on scalar triples with selects instead of branches so the loop vectorises across pixels.
 
-    /// The W3C/PDF luminance weights of these modes.
-    static let lumR: Float = 0.3, lumG: Float = 0.59, lumB: Float = 0.11
+    /// A colour split into HSL parts: `pos` the components placed between the smallest (0) and the largest (1)
+    /// one (the hue), `s` the HSL saturation, `l` the lightness.
+    struct HSL { var pos: RGB, s: Float, l: Float }
 
-    @inline(__always) static func lum(_ c: RGB) -> Float { c.r * lumR + c.g * lumG + c.b * lumB }
     @inline(__always) static func smallest(_ c: RGB) -> Float { min(c.r, min(c.g, c.b)) }
     @inline(__always) static func largest(_ c: RGB) -> Float { max(c.r, max(c.g, c.b)) }
 
-    /// `c` shifted to luminance `l`, then brought back into [0, 1] by moving it towards that luminance
-    /// (W3C SetLum followed by ClipColor; the extremes are those of the shifted colour).
-    @inline(__always) static func setLum(_ c: RGB, _ l: Float) -> RGB {
-        let shift = l - lum(c)
-        let r = c.r + shift, g = c.g + shift, b = c.b + shift
-        let n = min(r, min(g, b)), x = max(r, max(g, b))
-        let below = l - n, above = x - l
-        let q1 = l / max(below, .leastNormalMagnitude), q2 = (1 - l) / max(above, .leastNormalMagnitude)
-        let k1: Float = (n < 0 && below > 0) ? q1 : 1
-        let k2: Float = (x > 1 && above > 0) ? q2 : 1
-        let k = k1 * k2
-        return RGB(r: l + (r - l) * k, g: l + (g - l) * k, b: l + (b - l) * k)
+    @inline(__always) static func hsl(_ c: RGB) -> HSL {
+        let n = smallest(c), x = largest(c), range = x - n, l = (x + n) / 2
+        let room = 1 - abs(2 * l - 1)
+        let s: Float = (room > 0 && range > 0) ? range / max(room, .leastNormalMagnitude) : 0
+        let q = 1 / max(range, .leastNormalMagnitude)
+        let coloured = range > 0
+        let pos = RGB(r: coloured ? (c.r - n) * q : 1, g: coloured ? (c.g - n) * q : 0, b: coloured ? (c.b - n) * q : 0)
+        return HSL(pos: pos, s: s, l: l)
     }
 
-    @inline(__always) static func sat(_ c: RGB) -> Float { largest(c) - smallest(c) }
-
-    /// The colour with its saturation (max − min) set to `s`: the smallest component goes to 0, the largest to
-    /// `s`, the middle one keeps its relative place; a grey colour becomes black.
-    @inline(__always) static func setSat(_ c: RGB, _ s: Float) -> RGB {
-        let n = smallest(c), range = largest(c) - n
-        let q = s / max(range, .leastNormalMagnitude)
-        let k: Float = range > 0 ? q : 0
-        return RGB(r: (c.r - n) * k, g: (c.g - n) * k, b: (c.b - n) * k)
+    /// The colour of hue `pos`, saturation `s` and lightness `l`.
+    @inline(__always) static func rgb(_ pos: RGB, _ s: Float, _ l: Float) -> RGB {
+        let chroma = s * (1 - abs(2 * l - 1)), low = l - chroma / 2
+        return RGB(r: low + chroma * pos.r, g: low + chroma * pos.g, b: low + chroma * pos.b)
     }
 
+    /// The foreground's hue with the background's saturation and lightness.
     enum Hue: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(setSat(s, sat(b)), lum(b)) }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB {
+            let f = hsl(s), g = hsl(b)
+            return rgb(f.pos, g.s, g.l)
+        }
     }
+    /// The foreground's saturation with the background's hue and lightness.
     enum Saturation: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(setSat(b, sat(s)), lum(b)) }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB {
+            let f = hsl(s), g = hsl(b)
+            return rgb(g.pos, f.s, g.l)
+        }
     }
+    /// The foreground's hue and saturation with the background's lightness.
     enum ColorMode: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(s, lum(b)) }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB {
+            let f = hsl(s), g = hsl(b)
+            return rgb(f.pos, f.s, g.l)
+        }
     }
+    /// The background's hue and saturation with the foreground's lightness.
     enum Luminosity: NonSeparableBlend {
-        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB { setLum(b, lum(s)) }
+        @inline(__always) static func blend(_ s: RGB, _ b: RGB) -> RGB {
+            let f = hsl(s), g = hsl(b)
+            return rgb(g.pos, g.s, f.l)
+        }
     }
 }

@@ -58,19 +58,24 @@ enum StylizeFilters {
         gradients("sobelGradients", try inputs.image("inputImage"), SobelOperator.self)
     }
 
-    /// 5×5 odd Gabor taps (a Gaussian envelope of σ 1.25 times a sine of period 8 pixels along the derivative's
-    /// direction), normalised so that a ramp of slope 1 gives 1. Index (dy + 2) * 5 + (dx + 2).
+    /// 5×5 odd Gabor taps: a Gaussian envelope of σ 0.75 times a sine of period 6 pixels along the derivative's
+    /// direction, scaled so that a ramp of slope 1 gives 2 (the difference across two pixels, as an unhalved
+    /// central difference). FITTED on Apple's iOS 14 render (`CIGaborGradients/44B09442`): 41.6 dB; the σ 1.25,
+    /// period 8, slope-1-gives-1 taps used before gave 28.1 dB with the same look (Apple's gradients about twice
+    /// as strong and sharper). σ 0.7-0.8 and periods 5-8 all fit within 0.5 dB; the gain of 2 is what matters.
+    /// Index (dy + 2) * 5 + (dx + 2).
     static let gaborTaps: [Float] = {
         var w = [Double](repeating: 0, count: 25)
         var moment = 0.0
+        let sigma = 0.75, period = 6.0, gain = 2.0
         for dy in -2...2 {
             for dx in -2...2 {
-                let g = exp(-Double(dx * dx + dy * dy) / (2 * 1.25 * 1.25)) * sin(2 * Double.pi * Double(dx) / 8)
+                let g = exp(-Double(dx * dx + dy * dy) / (2 * sigma * sigma)) * sin(2 * Double.pi * Double(dx) / period)
                 w[(dy + 2) * 5 + dx + 2] = g
                 moment += g * Double(dx)
             }
         }
-        return w.map { Float($0 / moment) }
+        return w.map { Float(gain * $0 / moment) }
     }()
 
     static func gaborGradients(_ inputs: FilterInputs) throws -> Image {
