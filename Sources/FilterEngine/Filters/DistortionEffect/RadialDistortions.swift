@@ -49,16 +49,21 @@ extension DistortionFilters {
                 forward(s / radius) * radius / s
             }.integral
         } else {
-            // Every output point reading within the input's farthest distance from the centre.
             let far = DistortionGeometry.distanceRange(e, center.x, center.y).1 / radius + 1 / radius
-            let uMax: Double
             if scale > 1 {
-                let w = (scale + (scale * scale + 4 * (scale - 1) * far).squareRoot()) / (2 * (scale - 1))
-                uMax = w * w
+                // v turns back at √u = scale / 2(scale − 1) (the fold): beyond it the plane shows the image again,
+                // reflected through the centre, out to many radii (scale 1.5 on a 638×475 image would be ~9500 px
+                // wide). No render shows what Apple does there: the output stops at the fold (this engine's choice)
+                // and keeps at least the input's extent.
+                let w = scale / (2 * (scale - 1))
+                // Where v first reaches the input's farthest distance, if it does before the fold.
+                let reaches = scale * scale - 4 * (scale - 1) * far >= 0
+                let u = reaches ? min(w * w, forward(far)) : w * w
+                extent = DistortionGeometry.discBox(center.x, center.y, u * radius).union(e).integral
             } else {
-                uMax = forward(far)
+                // Negative scales: every output point reading within the input's farthest distance from the centre.
+                extent = DistortionGeometry.discBox(center.x, center.y, forward(far) * radius).integral
             }
-            extent = DistortionGeometry.discBox(center.x, center.y, uMax * radius).integral
         }
         return kernel.apply(extent: extent, input: image) { rect in
             guard !rect.isInfinite else { return rect }
