@@ -42,11 +42,14 @@ import Testing
         let buffer = try TestImages.render(image)
         let full = buffer.rect.width
         #expect(buffer.rect.height == full)
-        // Row 0 at the top; drop the one-module margin (checked light).
+        // Row 0 at the top; drop the two-module margin (checked light), Apple's (iOS 13.3 render 51F21ACB: 27×27
+        // for a 23×23 symbol).
         func px(_ x: Int, _ top: Int) -> Bool { buffer.pixel(x: x, y: full - 1 - top).x == 0 }
-        for i in 0..<full { #expect(!px(i, 0) && !px(i, full - 1) && !px(0, i) && !px(full - 1, i)) }
-        let size = full - 2
-        func dark(_ x: Int, _ y: Int) -> Bool { px(x + 1, y + 1) }
+        for i in 0..<full {
+            for m in 0..<2 { #expect(!px(i, m) && !px(i, full - 1 - m) && !px(m, i) && !px(full - 1 - m, i)) }
+        }
+        let size = full - 4
+        func dark(_ x: Int, _ y: Int) -> Bool { px(x + 2, y + 2) }
         let center = size / 2
         // A compact bullseye has its orientation corner five modules out; a full-range one a light ring there.
         let compact = dark(center - 5, center - 5)
@@ -233,18 +236,19 @@ import Testing
     }
 
     @Test func sizesAndLayers() throws {
-        // Compact one layer: 15×15 (plus the margin), automatically or asked for; full-range one layer: 19×19.
-        #expect(try Self.aztec([65]).extent == Rect(x: 0, y: 0, width: 17, height: 17))
-        #expect(try Self.aztec([65], compact: true).extent == Rect(x: 0, y: 0, width: 17, height: 17))
-        #expect(try Self.aztec([65], layers: 1).extent == Rect(x: 0, y: 0, width: 21, height: 21))
+        // Compact one layer: 15×15 (plus the two-module margin), automatically or asked for; full-range one
+        // layer: 19×19.
+        #expect(try Self.aztec([65]).extent == Rect(x: 0, y: 0, width: 19, height: 19))
+        #expect(try Self.aztec([65], compact: true).extent == Rect(x: 0, y: 0, width: 19, height: 19))
+        #expect(try Self.aztec([65], layers: 1).extent == Rect(x: 0, y: 0, width: 23, height: 23))
         #expect(try Self.decode(try Self.aztec([65], layers: 1)).compact == false)
         // Beyond compact capacity the automatic choice is full-range.
         let long = try Self.decode(try Self.aztec([UInt8](repeating: 200, count: 100)))
         #expect(!long.compact && long.message == [UInt8](repeating: 200, count: 100))
         // Fixed layers: 4 full-range layers are 31×31; 16 layers are 78 modules plus 5 grid lines (and the margin).
-        #expect(try Self.aztec([65], layers: 4).extent.width == 31 + 2)
+        #expect(try Self.aztec([65], layers: 4).extent.width == 31 + 4)
         let big = try Self.aztec(Array("layers".utf8), layers: 16)
-        #expect(big.extent.width == 78 + 1 + 2 * ((78 / 2 - 1) / 15) + 2)
+        #expect(big.extent.width == 78 + 1 + 2 * ((78 / 2 - 1) / 15) + 4)
         let decoded = try Self.decode(big)
         #expect(decoded.layers == 16 && decoded.message == Array("layers".utf8))
         let compact3 = try Self.decode(try Self.aztec(Array("abc".utf8), compact: true, layers: 3))

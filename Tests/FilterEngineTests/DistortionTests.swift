@@ -60,15 +60,37 @@ import Testing
 
     // MARK: Pinch
 
-    @Test func pinchReadsFartherOut() throws {
-        let out = try Self.run("CIPinchDistortion", ["inputCenter": Self.center, "inputRadius": .number(40), "inputScale": .number(1)])
-        #expect(out.extent == Self.inputExtent)
-        // t = 20 / 40 = 0.5 shows the source at 40 · 0.5^(1/2) = 28.28 from the centre.
-        try Self.expectSource(out, 70, 50, 50.5 + 40 * 0.5.squareRoot(), 50.5)
-        try Self.expectUnchanged(out, 95, 50)
+    /// The pinch reads relative distance v = (1 − scale)·u + scale·√u for an output at u = d / radius (the rule
+    /// fitted on Apple's iOS 7 render), inside and outside the radius alike; the extent is the input (grown
+    /// half a pixel) pushed forwards, in whole pixels.
+    @Test func pinchReadsTheMixOfIdentityAndSquareRoot() throws {
+        let out = try Self.run("CIPinchDistortion", ["inputCenter": Self.center, "inputRadius": .number(40), "inputScale": .number(0.5)])
+        // 20 px out: u = 0.5, v = 0.25 + 0.5·√0.5 = 0.60355, so 24.14 px out.
+        try Self.expectSource(out, 70, 50, 50.5 + 40 * (0.25 + 0.5 * 0.5.squareRoot()), 50.5)
+        // 45 px out (beyond the radius): u = 1.125, v = 0.5625 + 0.5·√1.125 = 1.0928, 43.71 px out.
+        try Self.expectSource(out, 50, 95, 50.5, 50.5 + 40 * (0.5625 + 0.5 * 1.125.squareRoot()))
         try Self.expectUnchanged(out, 50, 50)
+        // Extent: the corner (−0.5, −0.5) is 51·√2 = 72.12 from the centre, v = 1.803; √u solves
+        // 0.5·w² + 0.5·w = v: w = −0.5 + √(0.25 + 2v) = 1.4637, u = 2.1425, 85.70 px out, so x = −10.10 → −11.
+        let v = 51 * 2.0.squareRoot() / 40
+        let w = -0.5 + (0.25 + 2 * v).squareRoot()
+        let reach = 51 * (w * w) / v
+        let lo = (50.5 - reach).rounded(.down), hi = (50.5 + reach).rounded(.up)
+        #expect(lo == -11)
+        #expect(out.extent == Rect(x: lo, y: lo, width: hi - lo, height: hi - lo))
+        // The circle of the radius stays in place: 40 px out reads 40 px out.
+        try Self.expectSource(out, 10, 50, 10.5, 50.5, tolerance: 0.02)
         try Self.expectIdentity(try Self.run("CIPinchDistortion", ["inputCenter": Self.center, "inputScale": .number(0)]))
         try Self.expectIdentity(try Self.run("CIPinchDistortion", ["inputCenter": Self.center, "inputRadius": .number(0)]))
+    }
+
+    /// Apple's iOS 7 render of the pinch at its defaults on the 638×475 flower is 753×572 from (−10, −27).
+    @Test func pinchExtentMatchesApplesRender() throws {
+        let image = TestImages.make(width: 638, height: 475) { _, _ in Pixel(1, 1, 1, 1) }
+        let out = try TestImages.filter("CIPinchDistortion", ["inputImage": .image(image)])
+        #expect(out.extent == Rect(x: -10, y: -27, width: 753, height: 572))
+        let scaled = try TestImages.filter("CIPinchDistortion", ["inputImage": .image(image), "inputScale": .number(1.5)])
+        #expect(!scaled.extent.isInfinite && scaled.extent.width > 638)
     }
 
     // MARK: Bump
@@ -107,6 +129,17 @@ import Testing
     /// A positive angle turns the content anticlockwise (y up), as every Core Image angle does; the evidence is
     /// written at `DistortionFilters.twirl`. A pixel 10 px right of the centre (t = 0.75, smoothstep 0.84375)
     /// therefore shows the point that far clockwise of it, below the centre line.
+    /// The twirl's extent is the input's united with the circle's square (Apple's iOS 7 render: 788×625 from
+    /// (−150, −150) for the 638×475 flower at the defaults, centre 150,150, radius 300).
+    @Test func twirlExtentCoversTheCircle() throws {
+        let image = TestImages.make(width: 638, height: 475) { _, _ in Pixel(1, 1, 1, 1) }
+        let out = try TestImages.filter("CITwirlDistortion", ["inputImage": .image(image)])
+        #expect(out.extent == Rect(x: -150, y: -150, width: 788, height: 625))
+        let odd = try TestImages.filter("CITwirlDistortion", ["inputImage": .image(image), "inputCenter": .vector([600.5, 10]),
+                                                              "inputRadius": .number(50.2)])
+        #expect(odd.extent == Rect(x: 0, y: -41, width: 651, height: 516))
+    }
+
     @Test func twirlTurnsAnticlockwiseForAPositiveAngle() throws {
         let out = try Self.run("CITwirlDistortion", ["inputCenter": Self.center, "inputRadius": .number(40), "inputAngle": .number(1)])
         #expect(out.extent == Self.inputExtent)
@@ -136,18 +169,29 @@ import Testing
 
     // MARK: Hole
 
+    /// The hole reads distance d − radius²/d (the rule fitted on Apple's iOS 7 render); its extent is the input
+    /// pushed forwards (s goes to (s + √(s² + 4·radius²)) / 2), in whole pixels.
     @Test func holePushesOutwards() throws {
         let out = try Self.run("CIHoleDistortion", ["inputCenter": Self.center, "inputRadius": .number(30)])
-        #expect(out.extent == Rect(x: -30, y: -30, width: 160, height: 160))
-        // 50 out reads √(50² − 30²) = 40 out; 45 out reads √(45² − 30²) out.
-        try Self.expectSource(out, 100, 50, 90.5, 50.5)
-        try Self.expectSource(out, 50, 95, 50.5, 50.5 + (2025.0 - 900).squareRoot())
+        // The left side's nearest point (0, 50.5), 50.5 out, goes to (50.5 + √(50.5² + 3600)) / 2 = 64.46 out:
+        // x = −13.96 → −14; the right side's (100, 50.5), 49.5 out, to 63.64 out: x = 114.14 → 115.
+        #expect(out.extent == Rect(x: -14, y: -14, width: 129, height: 129))
+        // 50 out reads 50 − 900/50 = 32 out; 45 out reads 45 − 20 = 25 out.
+        try Self.expectSource(out, 100, 50, 82.5, 50.5)
+        try Self.expectSource(out, 50, 95, 50.5, 75.5)
         // Inside the hole (the centre, and (15, 10) from it) nothing.
         #expect(try TestImages.pixel(out, x: 50, y: 50) == Pixel(0, 0, 0, 0))
         #expect(try TestImages.pixel(out, x: 65, y: 60) == Pixel(0, 0, 0, 0))
         // The smallest legal radius moves nothing visibly.
         let tiny = try Self.run("CIHoleDistortion", ["inputCenter": .vector([0, 0]), "inputRadius": .number(0.01)])
         try Self.expectUnchanged(tiny, 50, 50)
+    }
+
+    /// Apple's iOS 7 render of the hole (radius 85, centre 150,150) on the 500×267 heron is 559×351 from (−39, −39).
+    @Test func holeExtentMatchesApplesRender() throws {
+        let image = TestImages.make(width: 500, height: 267) { _, _ in Pixel(1, 1, 1, 1) }
+        let out = try TestImages.filter("CIHoleDistortion", ["inputImage": .image(image), "inputRadius": .number(85)])
+        #expect(out.extent == Rect(x: -39, y: -39, width: 559, height: 351))
     }
 
     // MARK: Circle splash and light tunnel

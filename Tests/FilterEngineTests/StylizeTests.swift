@@ -18,20 +18,38 @@ import Testing
 
     // MARK: Pixellate
 
-    @Test func pixellateExtentGrowsToWholeCells() throws {
+    /// The extent grows by half a square (Apple's iOS 7 render: 646×483 from (−4, −4) for 638×475 at scale 8);
+    /// squares whose middle lies outside the input are transparent, those whose middle is on its edge half so.
+    @Test func pixellateExtentGrowsByHalfASquare() throws {
         let image = Self.constant(Self.grey, 10, 10)
         let out = try TestImages.filter("CIPixellate", ["inputImage": .image(image), "inputScale": .number(4),
                                                         "inputCenter": .vector([0, 0])])
-        #expect(out.extent == Rect(x: 0, y: 0, width: 12, height: 12))
-        let centred = try TestImages.filter("CIPixellate", ["inputImage": .image(image), "inputScale": .number(4)])
-        // Grid anchored at (150, 150): lines at ..., -2, 2, ..., 10, so the extent is [-2, 10] on both axes.
-        #expect(centred.extent == Rect(x: -2, y: -2, width: 12, height: 12))
+        #expect(out.extent == Rect(x: -2, y: -2, width: 14, height: 14))
+        // Square [−4, 0) has its middle at −2: nothing there. Square [8, 12) has its middle at 10, the input's
+        // edge: half the edge pixel. Square [4, 8) is inside.
+        #expect(try TestImages.pixel(out, x: -1, y: 5) == Pixel(0, 0, 0, 0))
+        #expect(close(try TestImages.pixel(out, x: 9, y: 5), Pixel(0.15, 0.25, 0.1, 0.5)))
+        #expect(close(try TestImages.pixel(out, x: 5, y: 5), Self.grey))
+        let odd = try TestImages.filter("CIPixellate", ["inputImage": .image(image), "inputScale": .number(5)])
+        #expect(odd.extent == Rect(x: -3, y: -3, width: 16, height: 16))
+        let flower = TestImages.make(width: 638, height: 475) { _, _ in Self.grey }
+        let apple = try TestImages.filter("CIPixellate", ["inputImage": .image(flower), "inputScale": .number(8)])
+        #expect(apple.extent == Rect(x: -4, y: -4, width: 646, height: 483))
+        // Opaque exactly on the squares of the grid through (150, 150) that have their middle inside: [−2, 638) × [−2, 478).
+        #expect(try TestImages.pixel(apple, x: -3, y: 100).w == 0)
+        #expect(try TestImages.pixel(apple, x: -2, y: 100).w == 1)
+        #expect(try TestImages.pixel(apple, x: 637, y: 477).w == 1)
+        #expect(try TestImages.pixel(apple, x: 638, y: 100).w == 0)
+        #expect(try TestImages.pixel(apple, x: 100, y: 478).w == 0)
     }
 
     @Test func pixellateOfConstantIsConstant() throws {
         let out = try TestImages.filter("CIPixellate", ["inputImage": .image(Self.constant()), "inputScale": .number(7)])
-        let buffer = try TestImages.render(out)
+        // Grid lines through 150 every 7: 3, 10, 17, 24. The squares with their middle inside the 24×20 input
+        // cover [3, 24) × [3, 17) and take its colour; the square [−4, 3) reads at −0.5, outside: transparent.
+        let buffer = try TestImages.render(out, Rect(x: 3, y: 3, width: 21, height: 14))
         for i in 0..<buffer.rect.area { #expect(close(buffer.pixels[i], Self.grey)) }
+        #expect(try TestImages.pixel(out, x: 1, y: 5) == Pixel(0, 0, 0, 0))
     }
 
     @Test func pixellateCellsTakeTheSampleAtTheirCentre() throws {
@@ -139,9 +157,10 @@ import Testing
             #expect(TestImages.maxDifference(try TestImages.render(out, image.extent), original) == 0, "\(name)")
         }
         // Pixellate at scale 1 from an integer centre samples every pixel at its own centre.
+        // (The extent grows by half a pixel, in whole pixels one, where the squares read outside: transparent.)
         let one = try TestImages.filter("CIPixellate", ["inputImage": .image(image), "inputScale": .number(1)])
-        #expect(one.extent == image.extent)
-        #expect(TestImages.maxDifference(try TestImages.render(one), original) < 1e-6)
+        #expect(one.extent == image.extent.insetBy(dx: -1, dy: -1))
+        #expect(TestImages.maxDifference(try TestImages.render(one, image.extent), original) < 1e-6)
     }
 
     // MARK: Edges and gradients

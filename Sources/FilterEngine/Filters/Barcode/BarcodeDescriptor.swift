@@ -169,9 +169,9 @@ public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
         return stride(from: 0, to: payload.count, by: 2).map { Int(payload[$0]) | Int(payload[$0 + 1]) << 8 }
     }
 
-    /// The symbol's modules with its light margin, as CIBarcodeGenerator draws it: QR and Aztec with the one-module
-    /// margin of CIQRCodeGenerator and CIAztecCodeGenerator, PDF417 as CIPDF417BarcodeGenerator draws it, Data
-    /// Matrix with the same one-module margin (ISO/IEC 16022's minimum quiet zone; no Apple render to check).
+    /// The symbol's modules with its light margin, as CIBarcodeGenerator draws it: QR with the one-module margin
+    /// of CIQRCodeGenerator, Aztec with the two-module margin of CIAztecCodeGenerator, PDF417 as
+    /// CIPDF417BarcodeGenerator draws it, Data Matrix with a one-module margin (ISO/IEC 16022's minimum quiet zone; no Apple render to check).
     /// Throws, naming what is wrong, when the parameters do not describe a valid symbol.
     func render() throws -> Image {
         switch self {
@@ -197,7 +197,7 @@ public enum BarcodeDescriptor: Sendable, Equatable, CustomStringConvertible {
             guard let code = AztecCode(messageWords: words, compact: compact, layers: layers) else {
                 throw FilterError("\(count) data words do not fit in a \(compact ? "compact" : "full-range") Aztec code of \(layers) layers (with room for check words)")
             }
-            return BarcodeFilters.squareSymbol(size: code.size, quiet: 1, dark: code.isDark)
+            return BarcodeFilters.squareSymbol(size: code.size, quiet: 2, dark: code.isDark)
         case let .pdf417(payload, compact, rows, columns):
             guard let words = Self.pdf417Codewords(payload), let first = words.first else {
                 throw FilterError("a PDF417 payload is 16-bit codewords: an even number of bytes, at least 2")

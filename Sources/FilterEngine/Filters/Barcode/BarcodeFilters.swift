@@ -77,7 +77,8 @@ enum BarcodeFilters {
         }.apply(extent: Rect(x: 0, y: 0, width: Double(width), height: Double(fullHeight)), inputs: [])
     }
 
-    /// The Aztec symbol of the message bytes with a one-module light margin (as the QR generator draws it).
+    /// The Aztec symbol of the message bytes with a two-module light margin: Apple's iOS 13.3 render (case
+    /// 51F21ACB) is the same 23×23 symbol, module for module, in a 27×27 image (QR keeps its one-module margin).
     /// As Core Image documents it: compact style off means automatic (the smallest symbol, compact or full-range),
     /// on means compact only; a layer count asks for that many layers (full-range unless compact style is on).
     static func aztec(_ inputs: FilterInputs) throws -> Image {
@@ -90,7 +91,7 @@ enum BarcodeFilters {
             let where_ = layers.map { " with \($0) layers" } ?? ""
             throw FilterError("CIAztecCodeGenerator: \(bytes.count) bytes do not fit in \(format) Aztec code\(where_) at \(percent)% correction")
         }
-        return squareSymbol(size: code.size, quiet: 1, dark: code.isDark)
+        return squareSymbol(size: code.size, quiet: 2, dark: code.isDark)
     }
 
     // MARK: PDF417

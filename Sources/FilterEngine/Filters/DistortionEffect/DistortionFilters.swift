@@ -55,6 +55,10 @@ enum DistortionFilters {
                 xy[2 * i + 1] = s * dx + c * dy + cy
             }
         }
-        return kernel.apply(extent: image.extent, input: image, roi: DistortionGeometry.discROI(center.x, center.y, radius))
+        // Extent: the input's united with the square around the circle, in whole pixels. Apple's iOS 7 render
+        // (monotouch-ios7-twirl-flower: centre 150,150, radius 300 on 638×475) is 788×625, from −150,−150.
+        let extent = image.extent.isInfinite ? image.extent
+            : image.extent.union(DistortionGeometry.discBox(center.x, center.y, radius).integral)
+        return kernel.apply(extent: extent, input: image, roi: DistortionGeometry.discROI(center.x, center.y, radius))
     }
 }

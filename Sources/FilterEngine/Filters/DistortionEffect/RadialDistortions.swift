@@ -5,28 +5,88 @@ import Foundation
 // each does but not its exact falloff curve; where that is so, the curve chosen here is named in a comment.
 
 extension DistortionFilters {
-    /// Pulls the pixels inside the radius towards the centre. Apple does not publish the curve: here a pixel at
-    /// relative distance t = d / radius shows the source at relative distance t^(1 / (1 + scale)), which is the
-    /// identity at scale 0 and at the rim, and pulls harder as the scale grows.
+    /// Pulls the middle of the image towards the centre and pushes the far parts out, over the whole plane (not
+    /// only inside the radius). With u = d / radius the output's relative distance from the centre, the source
+    /// is read at relative distance v = (1 − scale)·u + scale·√u: a mix, by the scale, of the identity and the
+    /// square root, which keeps the circle of the radius in place, shrinks what is inside it and spreads what
+    /// is outside, so the output extent grows. Fitted on Apple's iOS 7 render (xamarin-docs-pinch-flower: scale
+    /// 0.5, radius 300, centre 150,150 on 638×475): the measured v(u) from u = 0.03 to 2.3 follows this curve,
+    /// 44.7 dB over the whole 753×572 output. Whether the square root's exponent is fixed or follows the scale
+    /// cannot be told from one scale; fixed is assumed. Extent: the input rectangle, grown half a pixel, mapped
+    /// forwards (v ↦ u) and made whole pixels; this gives Apple's −10,−27, 753×572 exactly. Scales outside
+    /// [0, 1] fold the plane (v is not monotone), so their extent is the square holding every output point that
+    /// reads a source point within the input's reach.
     static func pinch(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
         let radius = try inputs.number("inputRadius")
-        let scale = try inputs.float("inputScale")
+        let scale = try inputs.number("inputScale")
         guard radius > 0, scale != 0 else { return image }
-        let cx = Float(center.x), cy = Float(center.y), r = Float(radius)
-        let exponent = 1 / (1 + max(scale, -0.99)) - 1
+        let cx = Float(center.x), cy = Float(center.y), r = Float(radius), sc = Float(scale)
         let kernel = WarpKernel(name: "pinch") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - cy
             for i in 0..<count {
                 let dx = Float(x0 + i) + 0.5 - cx
                 let d = (dx * dx + dy * dy).squareRoot()
-                var f: Float = 1
-                if d < r && d > 0 { f = pow(d / r, exponent) }
+                // Source distance / output distance = (1 − scale) + scale·√(radius / d).
+                let f = d > 0 ? (1 - sc) + sc * (r / d).squareRoot() : 0
                 coords[i] = SIMD2(cx + dx * f, cy + dy * f)
             }
         }
-        return kernel.apply(extent: image.extent, input: image, roi: DistortionGeometry.discROI(center.x, center.y, radius))
+        // The relative source distance v of a relative output distance u, and the inverse for 0 < scale ≤ 1.
+        let v: @Sendable (Double) -> Double = { u in (1 - scale) * u + scale * u.squareRoot() }
+        let forward = { (v: Double) -> Double in
+            if scale == 1 { return v * v }
+            let w = (-scale + (scale * scale + 4 * (1 - scale) * v).squareRoot()) / (2 * (1 - scale))
+            return w * w
+        }
+        let e = image.extent
+        let extent: Rect
+        if e.isInfinite || e.isEmpty {
+            extent = e
+        } else if scale > 0 && scale <= 1 {
+            extent = DistortionGeometry.pushedBox(e.insetBy(dx: -0.5, dy: -0.5), center.x, center.y, atCentre: 0) { s in
+                forward(s / radius) * radius / s
+            }.integral
+        } else {
+            let far = DistortionGeometry.distanceRange(e, center.x, center.y).1 / radius + 1 / radius
+            if scale > 1 {
+                // v turns back at √u = scale / 2(scale − 1) (the fold): beyond it the plane shows the image again,
+                // reflected through the centre, out to many radii (scale 1.5 on a 638×475 image would be ~9500 px
+                // wide). No render shows what Apple does there: the output stops at the fold (this engine's choice)
+                // and keeps at least the input's extent.
+                let w = scale / (2 * (scale - 1))
+                // Where v first reaches the input's farthest distance, if it does before the fold.
+                let reaches = scale * scale - 4 * (scale - 1) * far >= 0
+                let u = reaches ? min(w * w, forward(far)) : w * w
+                extent = DistortionGeometry.discBox(center.x, center.y, u * radius).union(e).integral
+            } else {
+                // Negative scales: every output point reading within the input's farthest distance from the centre.
+                extent = DistortionGeometry.discBox(center.x, center.y, forward(far) * radius).integral
+            }
+        }
+        return kernel.apply(extent: extent, input: image) { rect in
+            guard !rect.isInfinite else { return rect }
+            let (near, far) = DistortionGeometry.distanceRange(rect, center.x, center.y)
+            // The largest source distance read: at the ends of [near, far] or where v turns (√u = s / 2(s − 1)).
+            var reach = max(abs(v(near / radius)), abs(v(far / radius)))
+            if scale > 1 || scale < 0 {
+                let w = scale / (2 * (scale - 1))
+                if w > 0, w * w >= near / radius, w * w <= far / radius { reach = max(reach, abs(v(w * w))) }
+            }
+            let disc = DistortionGeometry.discBox(center.x, center.y, reach * radius + 1)
+            guard near > 0 else { return disc }
+            // Away from the centre each point p reads c + (p − c)·f with f = (1 − s) + s / √u monotone in u:
+            // the rectangle scaled about the centre by f at its nearest and farthest distances bounds the reads.
+            func scaled(_ f: Double) -> Rect {
+                let xs = [center.x + (rect.minX - center.x) * f, center.x + (rect.maxX - center.x) * f]
+                let ys = [center.y + (rect.minY - center.y) * f, center.y + (rect.maxY - center.y) * f]
+                return Rect(x: xs.min()!, y: ys.min()!, width: abs(xs[1] - xs[0]), height: abs(ys[1] - ys[0]))
+            }
+            let fNear = (1 - scale) + scale * (radius / near).squareRoot()
+            let fFar = (1 - scale) + scale * (radius / far).squareRoot()
+            return scaled(fNear).union(scaled(fFar)).insetBy(dx: -1, dy: -1).intersection(disc)
+        }
     }
 
     /// A lens-like bump: positive scales magnify the middle (a bulge), negative ones shrink it (a dent). The
@@ -114,19 +174,21 @@ extension DistortionFilters {
     }
 
     /// A transparent hole of the given radius, the image pushed outwards around it: the output at distance d
-    /// (beyond the radius) shows the source at distance √(d² − radius²), so the pixels next to the hole are
-    /// stretched most and far ones hardly move. Each point moves out by less than the radius, so the output
-    /// extent is the input's grown by the radius (a finite rectangle holding every pixel the hole pushes out).
+    /// (beyond the radius) shows the source at distance d − radius²/d, so the rim shows the centre, the pixels
+    /// next to the hole are stretched most and far ones hardly move. Fitted on Apple's iOS 7 render
+    /// (xamarin-docs-hole-heron: radius 85, centre 150,150 on 500×267): the pushed image's edges sit where this
+    /// map puts them (to 0.05 px) and the whole 559×351 output matches at 33.3 dB. Extent: the input rectangle
+    /// mapped forwards (a source distance s goes to (s + √(s² + 4·radius²)) / 2) in whole pixels, which is
+    /// Apple's −39,−39, 559×351.
     static func hole(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
         let radius = try inputs.number("inputRadius")
         guard radius > 0 else { return image }
         let cx = Float(center.x), cy = Float(center.y), r2 = Float(radius * radius)
-        // Beyond this distance a point moves by less than a thousandth of a pixel: it is left where it is, which
-        // also makes the catalogue's identity radius (0.1) leave the image unchanged a few pixels from the centre.
-        let epsilon = 1e-3
-        let still = (radius * radius + epsilon * epsilon) / (2 * epsilon)
+        // Beyond this distance a point moves by less than a thousandth of a pixel (radius²/d): it is left where
+        // it is, which also makes the catalogue's identity radius (0.1) leave the image unchanged.
+        let still = radius * radius / 1e-3
         let still2 = Float(min(still * still, 1e30))
         let kernel = WarpKernel(name: "hole") { coords, x0, y, count in
             let dy = Float(y) + 0.5 - cy
@@ -138,14 +200,21 @@ extension DistortionFilters {
                 } else if d2 > still2 {
                     coords[i] = SIMD2(cx + dx, cy + dy)
                 } else {
-                    let f = ((d2 - r2) / d2).squareRoot()
+                    let f = 1 - r2 / d2
                     coords[i] = SIMD2(cx + dx * f, cy + dy * f)
                 }
             }
         }
-        let grow = radius.rounded(.up)
-        return kernel.apply(extent: image.extent.insetBy(dx: -grow, dy: -grow), input: image) { rect in
-            rect.insetBy(dx: -grow - 1, dy: -grow - 1)
+        let e = image.extent
+        let extent = e.isInfinite || e.isEmpty ? e
+            : DistortionGeometry.pushedBox(e, center.x, center.y, atCentre: radius) { s in
+                (s + (s * s + 4 * radius * radius).squareRoot()) / (2 * s)
+            }.integral
+        return kernel.apply(extent: extent, input: image) { rect in
+            // A point at distance d moves inwards by radius²/d, at most the radius (at the rim).
+            let near = max(DistortionGeometry.distanceRange(rect, center.x, center.y).0, radius)
+            let grow = radius * radius / near + 1
+            return rect.insetBy(dx: -grow, dy: -grow)
         }
     }
 

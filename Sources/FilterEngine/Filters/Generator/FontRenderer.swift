@@ -1,8 +1,9 @@
 import CFreeType
 import Foundation
 
-/// The DejaVu face that stands in for an Apple font name: Apple's fonts are not on Linux, DejaVu (Debian
-/// `fonts-dejavu-core`) is, in sans, serif and mono families with bold and slanted styles.
+/// The face that stands in for an Apple font name: Apple's fonts are not on Linux. URW's Nimbus faces (Debian
+/// `fonts-urw-base35`, Helvetica/Times/Courier metrics) when installed, else DejaVu (Debian `fonts-dejavu-core`),
+/// in sans, serif and mono families with bold and slanted styles.
 enum FontChoice {
     static let directory = "/usr/share/fonts/truetype/dejavu"
     static let package = "fonts-dejavu-core"
@@ -27,7 +28,26 @@ enum FontChoice {
         return family + style + ".ttf"
     }
 
-    static func path(forFontName name: String) -> String { directory + "/" + fileName(forFontName: name) }
+    /// URW's metric clones of Apple's PostScript faces (Debian `fonts-urw-base35`): Nimbus Sans has Helvetica's
+    /// widths (Apple's default face), Nimbus Roman Times's, Nimbus Mono PS Courier's. Preferred when installed.
+    static let urwDirectory = "/usr/share/fonts/opentype/urw-base35"
+    static let urwPackage = "fonts-urw-base35"
+
+    /// The URW file for a font name: the same family and style choice as `fileName`, in URW's faces.
+    static func urwFileName(forFontName name: String) -> String {
+        let dejavu = fileName(forFontName: name)
+        let family = dejavu.hasPrefix("DejaVuSansMono") ? "NimbusMonoPS" : dejavu.hasPrefix("DejaVuSerif") ? "NimbusRoman" : "NimbusSans"
+        let bold = dejavu.contains("-Bold"), slanted = dejavu.contains("Italic") || dejavu.contains("Oblique")
+        let style = bold && slanted ? "BoldItalic" : bold ? "Bold" : slanted ? "Italic" : "Regular"
+        return family + "-" + style + ".otf"
+    }
+
+    /// The URW face when it is installed, else the DejaVu one.
+    static func path(forFontName name: String) -> String {
+        let urw = urwDirectory + "/" + urwFileName(forFontName: name)
+        if FileManager.default.fileExists(atPath: urw) { return urw }
+        return directory + "/" + fileName(forFontName: name)
+    }
 }
 
 /// Antialiased glyph coverage of laid-out text, rows top to bottom, values 0...1 (linear alpha).

@@ -1,6 +1,6 @@
 import Foundation
 
-/// Text generators: the text drawn with FreeType in a DejaVu face, on a transparent background, in an image at the
+/// Text generators: the text drawn with FreeType in a URW Nimbus face (DejaVu when URW is not installed), on a transparent background, in an image at the
 /// origin sized to the text's box plus `inputPadding` pixels on every side.
 enum TextGenerators {
     static let all: [String: FilterImplementation] = [
@@ -20,7 +20,7 @@ enum TextGenerators {
     }
 
     /// Attributed strings arrive here as plain strings, so they take NSAttributedString's default font,
-    /// Helvetica 12 points (DejaVu Sans), and its default black.
+    /// Helvetica 12 points (Nimbus Sans, or DejaVu Sans), and its default black.
     static func attributedText(_ inputs: FilterInputs) throws -> Image {
         try image(text: try inputs.has("inputText") ? try inputs.string("inputText") : "",
                   fontName: "Helvetica", pointSize: 12, inputs: inputs)

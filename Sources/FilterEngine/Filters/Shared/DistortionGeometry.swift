@@ -34,6 +34,32 @@ enum DistortionGeometry {
     /// Smoothstep on [0, 1]: 0 at 0, 1 at 1, flat at both ends.
     @inline(__always) static func smooth(_ t: Float) -> Float { t * t * (3 - 2 * t) }
 
+    /// The bounding box of a rectangle pushed along the rays from a centre: a point at distance s from (cx, cy)
+    /// goes to distance `ratio(s)`·s on its ray. For a ratio monotone in s (the hole's and the pinch's forward
+    /// maps) the extremes of each side are at the rectangle's corners or at the point of the side nearest the
+    /// centre, so those eight points bound the pushed rectangle. A point on the centre itself (s = 0) stands
+    /// for the disc of radius `atCentre` (the hole spreads it over its rim).
+    static func pushedBox(_ rect: Rect, _ cx: Double, _ cy: Double, atCentre: Double,
+                          ratio: (Double) -> Double) -> Rect {
+        let nx = min(max(cx, rect.minX), rect.maxX), ny = min(max(cy, rect.minY), rect.maxY)
+        let points = [(rect.minX, rect.minY), (rect.maxX, rect.minY), (rect.minX, rect.maxY), (rect.maxX, rect.maxY),
+                      (rect.minX, ny), (rect.maxX, ny), (nx, rect.minY), (nx, rect.maxY)]
+        var x0 = Double.infinity, y0 = Double.infinity, x1 = -Double.infinity, y1 = -Double.infinity
+        for (px, py) in points {
+            let dx = px - cx, dy = py - cy
+            let s = (dx * dx + dy * dy).squareRoot()
+            if s == 0 {
+                x0 = min(x0, cx - atCentre); x1 = max(x1, cx + atCentre)
+                y0 = min(y0, cy - atCentre); y1 = max(y1, cy + atCentre)
+                continue
+            }
+            let k = ratio(s)
+            x0 = min(x0, cx + dx * k); x1 = max(x1, cx + dx * k)
+            y0 = min(y0, cy + dy * k); y1 = max(y1, cy + dy * k)
+        }
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// A source coordinate that reads nothing (transparent) whatever the input.
     static let nowhere = SIMD2<Float>(-1e9, -1e9)
 }

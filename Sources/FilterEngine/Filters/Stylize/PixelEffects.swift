@@ -1,11 +1,13 @@
 import Foundation
 
 /// Pixellate, hexagonal pixellate, crystallize and pointillize: each output pixel takes the colour of a cell's
-/// representative point (a square's or hexagon's centre, or a jittered seed point), sampled bilinearly with the
-/// point moved onto the input's extent, so that cells straddling the edge keep the edge colour.
+/// representative point (a square's or hexagon's centre, or a jittered seed point), sampled bilinearly; the
+/// hexagons and the seeds move the point onto the input's extent, so that cells straddling the edge keep the
+/// edge colour, while pixellate reads its squares' middles as they are (as Apple's render shows).
 ///
-/// Extents: the output grows to the whole cells that touch the input (pixellate, hexagonal pixellate), or by one
-/// cell spacing (crystallize, pointillize), as Core Image's renders of these filters are larger than their input.
+/// Extents: the output grows by half a square (pixellate, as Apple's render), half a spacing (hexagonal
+/// pixellate), or by one cell spacing (crystallize, pointillize), as Core Image's renders of these filters are
+/// larger than their input.
 enum PixelEffects {
     /// A deterministic pair of numbers in [0, 1) for grid cell (i, j): the jitter of its seed point.
     @inline(__always) static func jitter(_ i: Int32, _ j: Int32) -> SIMD2<Float> {
@@ -54,23 +56,27 @@ enum PixelEffects {
         return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
-    /// Squares of `inputScale` pixels on a grid with a corner at the centre; each takes the colour at its middle.
+    /// Squares of `inputScale` pixels on a grid with a corner at the centre; each takes the colour at its middle,
+    /// read bilinearly from the input as it is (a square whose middle lies outside the input is transparent).
+    /// Extent: the input grown by half a square on every side, in whole pixels: every square with its middle
+    /// inside the input lies within it. Apple's iOS 7 render (xamarin-docs-pixellate-flower: scale 8, centre
+    /// 150,150 on 638×475) is 646×483 from −4,−4, opaque exactly on the squares [−2, 638) × [−2, 478) of the
+    /// grid through the centre, transparent around them; this rule matches it at 40.0 dB.
     static func pixellate(_ inputs: FilterInputs) throws -> Image {
-        let image0 = try inputs.image("inputImage")
+        let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
-        let image = image0
         let scale = min(max(try inputs.number("inputScale"), 1), sizeLimit(image))
         guard !image.extent.isEmpty else { return image }
         let s = Float(scale), cx = Float(center.x), cy = Float(center.y)
-        let bounds = Bounds(image.extent)
         let kernel = WarpKernel(name: "pixellate") { coords, x0, y, count in
             let sy = (((Float(y) + 0.5 - cy) / s).rounded(.down) + 0.5) * s + cy
             for i in 0..<count {
                 let sx = (((Float(x0 + i) + 0.5 - cx) / s).rounded(.down) + 0.5) * s + cx
-                coords[i] = bounds.clamp(sx, sy)
+                coords[i] = SIMD2(sx, sy)
             }
         }
-        let extent = snapped(image.extent, origin: center, cellX: scale, cellY: scale)
+        let extent = image.extent.isInfinite ? image.extent
+            : image.extent.insetBy(dx: -scale / 2, dy: -scale / 2).integral
         return kernel.apply(extent: extent, input: image) { rect in
             snapped(rect, origin: center, cellX: scale, cellY: scale).insetBy(dx: -1, dy: -1)
         }
