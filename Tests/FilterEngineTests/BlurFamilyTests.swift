@@ -97,7 +97,8 @@ import Testing
     @Test func morphologyMinimumOfADarkPixelIsADisc() throws {
         let image = TestImages.make(width: 21, height: 21) { x, y in x == 10 && y == 10 ? Pixel(0, 0, 0, 1) : Pixel(1, 1, 1, 1) }
         let out = try TestImages.filter("CIMorphologyMinimum", ["inputImage": .image(image), "inputRadius": .number(2)])
-        #expect(out.extent == image.extent)
+        // Grown by the reach, as the maximum (Apple's iOS 12.1 render, conformance CIMorphologyMinimum).
+        #expect(out.extent == Rect(x: -2, y: -2, width: 25, height: 25))
         let buffer = try Self.render(out, Rect(x: 5, y: 5, width: 11, height: 11))
         for y in 5..<16 {
             for x in 5..<16 {
@@ -106,8 +107,9 @@ import Testing
                 #expect(buffer.pixel(x: x, y: y) == expected, "(\(x), \(y))")
             }
         }
-        // Near the edge the transparent outside wins.
+        // Near the edge the transparent outside wins, and the grown border is transparent.
         #expect(try TestImages.pixel(out, x: 0, y: 10) == Pixel(0, 0, 0, 0))
+        #expect(try TestImages.pixel(out, x: -2, y: 10) == Pixel(0, 0, 0, 0))
     }
 
     @Test func rectangleMorphologyGivesARectangle() throws {
@@ -126,7 +128,8 @@ import Testing
         let dark = TestImages.make(width: 21, height: 21) { x, y in x == 10 && y == 10 ? Pixel(0, 0, 0, 1) : Pixel(1, 1, 1, 1) }
         let low = try TestImages.filter("CIMorphologyRectangleMinimum", ["inputImage": .image(dark),
                                                                         "inputWidth": .number(4), "inputHeight": .number(1)])
-        #expect(low.extent == dark.extent)
+        // Grown like the rectangle maximum (window x − 1 ... x + 2), the disc minimum's convention.
+        #expect(low.extent == Rect(x: -1, y: 0, width: 24, height: 21))
         let row = try Self.render(low, Rect(x: 0, y: 10, width: 21, height: 1))
         for x in 5..<16 {
             // Window [x − 1, x + 2] contains 10 for x in 8...11.
@@ -137,12 +140,17 @@ import Testing
     @Test func morphologyGradientOutlinesAnEdge() throws {
         let image = TestImages.make(width: 20, height: 20) { x, _ in x >= 10 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
         let out = try TestImages.filter("CIMorphologyGradient", ["inputImage": .image(image), "inputRadius": .number(2)])
+        // The input's extent (Apple's iOS 12.1 render, conformance CIMorphologyGradient).
+        #expect(out.extent == image.extent)
         let row = try Self.render(out, Rect(x: 0, y: 10, width: 20, height: 1))
         for x in 3..<17 {
-            let expected: Float = (8...11).contains(x) ? 1 : 0
+            // Half the difference (Apple's render: 60.6 dB that way, 24.9 the full difference).
+            let expected: Float = (8...11).contains(x) ? 0.5 : 0
             // The colour is differenced, the alpha is the dilation's: visible edges on opaque black.
             #expect(close(row.pixel(x: x, y: 10), Pixel(expected, expected, expected, 1)), "x \(x)")
         }
+        // At the border the transparent outside is the minimum: white there gives half white.
+        #expect(close(row.pixel(x: 19, y: 10), Pixel(0.5, 0.5, 0.5, 1)))
         // Radius 0 is the catalogue's identity; a radius under one pixel gives opaque black (no edges).
         let zero = try TestImages.filter("CIMorphologyGradient", ["inputImage": .image(image), "inputRadius": .number(0)])
         #expect(try TestImages.pixel(zero, x: 10, y: 10) == Pixel(1, 1, 1, 1))
@@ -269,17 +277,19 @@ import Testing
         let zero = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputAmount": .number(0)])
         #expect(TestImages.maxDifference(try Self.render(zero, image.extent), source) == 0)
         let out = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector([30.5, 20.5]),
-                                                       "inputAmount": .number(50)])
-        #expect(out.extent == image.extent)
+                                                       "inputAmount": .number(33)])
+        // Amount 33: k = 33/66 = 0.5, the extent doubles about the centre (−30.5 → −31, 97.5 → 98, −20.5, 75.5).
+        #expect(out.extent == Rect(x: -31, y: -21, width: 129, height: 97))
         #expect(close(try TestImages.pixel(out, x: 30, y: 20), source.pixel(x: 30, y: 20)))
         // On a ramp linear in x, bilinear samples are exact and the mean is the ramp at the mean position. The
-        // farthest corner is ~44 px away, so k = 0.5 gives a 22 px streak: two passes, k1 = 0.5 and k2 = 0.5/8.
+        // farthest corner of the output is ~87 px away, so k = 0.5 (amount 33) gives a 44 px streak: two passes,
+        // k1 = 0.5 and k2 = 0.5/8.
         // For the pixel 10 right of the centre the second pass spans 0.625 px: 2 samples, mean fraction 1/4;
         // the first pass spans ~5 px at both of those samples: 6 samples, mean fraction 2.5/6. On average the
         // pixel moves 10·(k2·m2 + (1 − k2·m2)·k1·m1) towards the centre.
         let ramp = TestImages.make(width: 64, height: 48) { x, _ in Pixel(Float(x) / 64, 0.5, 0.5, 1) }
         let zoomed = try TestImages.filter("CIZoomBlur", ["inputImage": .image(ramp), "inputCenter": .vector([30.5, 20.5]),
-                                                          "inputAmount": .number(50)])
+                                                          "inputAmount": .number(33)])
         let m1 = 2.5 / 6, m2 = 0.25, k1 = 0.5, k2 = 0.5 / 8
         let position = 40.5 - 10 * (k2 * m2 + (1 - k2 * m2) * k1 * m1)
         let expected = Float((position - 0.5) / 64)
@@ -349,10 +359,38 @@ import Testing
         let mask = TestImages.make(width: 40, height: 40) { x, _ in x >= 20 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
         let out = try TestImages.filter("CIMaskedVariableBlur", ["inputImage": .image(image), "inputMask": .image(mask),
                                                                  "inputRadius": .number(4)])
-        #expect(out.extent == image.extent)
+        // Grown by the largest level's reach, ⌈3·4⌉ (today's Gaussian extents).
+        #expect(out.extent == Rect(x: -12, y: -12, width: 64, height: 64))
         // Black mask: the image itself; white mask: the full Gaussian blur.
         #expect(close(try TestImages.pixel(out, x: 5, y: 10), try TestImages.pixel(image, x: 5, y: 10)))
         #expect(close(try TestImages.pixel(out, x: 30, y: 10), try TestImages.pixel(BlurFilters.gaussian(image, sigma: 4), x: 30, y: 10)))
+    }
+
+    /// The extents of Apple's iOS 12.1 renders (shared/conformance), from the inputs' sizes alone: disc r 20,
+    /// bokeh r 30, zoom (amount 30 about (200, 200)), masked variable blur r 20 under iOS 12 (and today's).
+    @Test func blurExtentsOfApplesRenders() throws {
+        let photo = Rect(x: 0, y: 0, width: 660, height: 483)
+        #expect(BlurStages.grow(photo, 22, 22) == Rect(x: -22, y: -22, width: 704, height: 527))
+        let image = TestImages.make(width: 660, height: 483) { _, _ in Pixel(1, 1, 1, 1) }
+        let disc = try TestImages.filter("CIDiscBlur", ["inputImage": .image(image), "inputRadius": .number(20)])
+        #expect(disc.extent == Rect(x: -22, y: -22, width: 704, height: 527))
+        let bokeh = try TestImages.filter("CIBokehBlur", ["inputImage": .image(image), "inputRadius": .number(30),
+                                                          "inputRingAmount": .number(1), "inputRingSize": .number(7),
+                                                          "inputSoftness": .number(0)])
+        #expect(bokeh.extent == Rect(x: -34, y: -34, width: 728, height: 552))
+        let zoom = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector([200, 200]),
+                                                        "inputAmount": .number(30)])
+        #expect(zoom.extent == Rect(x: -167, y: -167, width: 1211, height: 886))
+        let mask = TestImages.make(width: 1000, height: 562) { _, _ in Pixel(1, 1, 1, 1) }
+        for (version, expected) in [(CoreImageVersion(12), Rect(x: -192, y: -192, width: 1088, height: 896)),
+                                    (.current, Rect(x: -60, y: -60, width: 780, height: 603))] {
+            let filter = try Filter(named: "CIMaskedVariableBlur")
+            filter.coreImageVersion = version
+            try filter.setValue(.image(image), forKey: "inputImage")
+            try filter.setValue(.image(mask), forKey: "inputMask")
+            try filter.setValue(.number(20), forKey: "inputRadius")
+            #expect(try filter.makeOutputImage().extent == expected, "\(version)")
+        }
     }
 
     @Test func bokehIsADiscBlurAtItsSimplest() throws {
@@ -360,7 +398,9 @@ import Testing
         let bokeh = try TestImages.filter("CIBokehBlur", ["inputImage": .image(image), "inputRadius": .number(5),
                                                           "inputSoftness": .number(0)])
         let disc = try TestImages.filter("CIDiscBlur", ["inputImage": .image(image), "inputRadius": .number(5)])
-        #expect(bokeh.extent == disc.extent)
+        // Bokeh: 64×48 on even coordinates, grown 2·⌈5/2⌉ + 4 = 10; disc: ⌈5⌉ + 2 = 7.
+        #expect(bokeh.extent == Rect(x: -10, y: -10, width: 84, height: 68))
+        #expect(disc.extent == Rect(x: -7, y: -7, width: 78, height: 62))
         #expect(TestImages.maxDifference(try Self.render(bokeh, disc.extent), try Self.render(disc, disc.extent)) < 1e-6)
     }
 

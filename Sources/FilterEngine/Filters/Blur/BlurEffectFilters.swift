@@ -40,10 +40,14 @@ enum BlurEffectFilters {
 
     /// A mean over a disc. Radii up to 12 pixels work on the image itself (2R+1 span sums a pixel from
     /// per-row prefix sums); larger ones on a pyramid level where the radius is at most 12, scaled back up.
-    static func disc(_ image: Image, radius: Double) -> Image {
+    /// The extent grows by ⌈radius⌉ + 2 a side unless the caller gives one: Apple's iOS 12.1 render at radius 20
+    /// (shared/conformance/CIDiscBlur: 660×483 → 704×527, the picture at (22, 22)) reaches 21 px and declares
+    /// two more (transparent) pixels; the content matches a plain disc mean at 50.8 dB. Other radii: the same
+    /// margin of 2 is assumed (one render only).
+    static func disc(_ image: Image, radius: Double, extent: Rect? = nil) -> Image {
         guard radius >= 1, !image.extent.isEmpty else { return image }
         let reach = Int(saturating: radius.rounded(.up))
-        let extent = BlurStages.grow(image.extent, reach, reach)
+        let extent = extent ?? BlurStages.grow(image.extent, reach + 2, reach + 2)
         return BlurStages.onPyramid(image, radius: radius, limit: 12, extent: extent) { BlurStages.discMean($0, radius: $1) }
     }
 
@@ -51,6 +55,18 @@ enum BlurEffectFilters {
         // A radius below 1 leaves the image (as 0 would). Above 1e12 nothing the renderer holds (±2^28 px)
         // changes: clamped so the pyramid's depth stays bounded. No other limit: the cost does not grow.
         disc(try inputs.image("inputImage"), radius: min(try inputs.number("inputRadius"), 1e12))
+    }
+
+    /// The bokeh blur's extent: the input's rounded out to even coordinates, grown by 2·⌈r/2⌉ + 4 a side, as if
+    /// worked on a half-resolution level with a margin of 2 level pixels beyond the radius. Fitted on Apple's
+    /// iOS 12.1 render at radius 30 (shared/conformance/CIBokehBlur: 660×483 → 728×552, the picture at
+    /// (34, 34): 34 px left, right and below, 35 above the odd height). Other radii are an extrapolation.
+    static func bokehExtent(_ extent: Rect, radius: Double) -> Rect {
+        guard !extent.isInfinite else { return extent }
+        let margin = 2 * (radius / 2).rounded(.up) + 4
+        let x0 = (extent.minX / 2).rounded(.down) * 2 - margin, y0 = (extent.minY / 2).rounded(.down) * 2 - margin
+        let x1 = (extent.maxX / 2).rounded(.up) * 2 + margin, y1 = (extent.maxY / 2).rounded(.up) * 2 + margin
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
     }
 
     /// Mean along a segment of half-length inputRadius in the direction inputAngle (both ways), sampled every
@@ -70,23 +86,48 @@ enum BlurEffectFilters {
         }
     }
 
-    /// Each pixel the mean of the image along the segment from itself towards inputCenter, over inputAmount/100
+    /// Each pixel the mean of the image along the segment from itself towards inputCenter, over inputAmount/66
     /// of the distance (negative amounts point away from the centre): far pixels streak more, the centre stays
     /// sharp. The segment is covered in passes of 8 samples each, every pass spanning an eighth of the one
     /// before (8 samples, then 64, 512, 4096 evenly spaced positions in effect), so the cost stays at most 32
-    /// bilinear samples a pixel however long the streak (fewer near the centre). The output keeps the input's extent.
+    /// bilinear samples a pixel however long the streak (fewer near the centre).
+    /// The scale: Apple's iOS 12.1 render (shared/conformance/CIZoomBlur, amount 30, centre (200, 200),
+    /// 660×483 → 1211×886 at (−167, −167)) samples p ↦ c + (p − c)·σ for σ from 6/11 to 1, i.e. 30/66 of the
+    /// distance (a least-squares fit of the weights over σ puts the end at 0.542–0.546), and its extent is every
+    /// point whose segment reaches the input: the input scaled about the centre by 1/(1 − k), rounded out
+    /// (200·11/6 = 366.7 → 367 left and below, 460·11/6 → 844 right, 283·11/6 → 519 above). Apple weights
+    /// the middle of the segment about twice its ends (a tent on a pedestal: 51 dB); a uniform mean, as here,
+    /// measures 36 dB. Other amounts: the same linear scale is assumed (one render).
     static func zoomBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let centre = try inputs.point("inputCenter")
-        let k = try inputs.number("inputAmount") / 100
+        let k = try inputs.number("inputAmount") / 66
         let e = image.extent
         guard abs(k) > 1e-4, !e.isEmpty else { return image }
+        let extent = zoomExtent(e, centre: centre, k: k)
         // One pass (streaks of at most 8 pixels) costs less than the rays and is the definition itself.
         let passes = zoomPassCount(e, centre: centre, k: k)
         if passes >= 2, ZoomRays.applies(extent: e, centre: centre, k: k) {
-            return ZoomRays.apply(image, centre: centre, k: k, extent: e, passes: passes)
+            return ZoomRays.apply(image, centre: centre, k: k, extent: extent, passes: passes)
         }
-        return zoomPasses(image, centre: centre, k: k)
+        return zoomPasses(image, centre: centre, k: k, extent: extent)
+    }
+
+    /// The zoom's output extent: the points whose segment (scales σ between 1 − k and 1 about the centre) meets
+    /// the input, i.e. the bounding box of the input and its copy scaled by 1/(1 − k), rounded out to whole
+    /// pixels. From k = 1 on the segments pass through the centre: infinite; so is an extent beyond what the
+    /// renderer holds (±2^28 px: a far centre).
+    static func zoomExtent(_ e: Rect, centre: SIMD2<Double>, k: Double) -> Rect {
+        guard !e.isInfinite, k > 0 else { return e }
+        guard k < 1 else { return .infinite }
+        let f = 1 / (1 - k)
+        let x0 = centre.x + (e.minX - centre.x) * f, x1 = centre.x + (e.maxX - centre.x) * f
+        let y0 = centre.y + (e.minY - centre.y) * f, y1 = centre.y + (e.maxY - centre.y) * f
+        let limit = Double(1 << 28)
+        guard [x0, x1, y0, y1].allSatisfy({ abs($0) < limit }) else { return .infinite }
+        let minX = min(x0, e.minX).rounded(.down), maxX = max(x1, e.maxX).rounded(.up)
+        let minY = min(y0, e.minY).rounded(.down), maxY = max(y1, e.maxY).rounded(.up)
+        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
     }
 
     /// How many passes of 8 samples cover the longest streak (at most 4).
@@ -102,8 +143,8 @@ enum BlurEffectFilters {
 
     /// The zoom blur by passes of 8 bilinear samples (the definition the ray path is checked against, and the
     /// path for infinite extents, far centres and amounts beyond ±100).
-    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double) -> Image {
-        let e = image.extent
+    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect? = nil) -> Image {
+        let e = extent ?? image.extent
         let passes = zoomPassCount(e, centre: centre, k: k)
         var result = image
         var scale = k
@@ -222,8 +263,30 @@ enum BlurEffectFilters {
         }.apply(extent: image.extent, inputs: [image, blurred])
     }
 
+    /// The masked variable blur's extent, by Core Image version (the mask's own extent plays no part):
+    /// - iOS 9–12: the input's rounded out to a grid of 64 px and grown by 192 (3 cells), fitted on Apple's
+    ///   iOS 12.1 render (shared/conformance/CIMaskedVariableBlur, radius 20, 660×483 image, 1000×562 mask:
+    ///   1088×896, the picture at (192, 192): [−192, 896] × [−192, 704], 224 px right of the image and 221
+    ///   above, i.e. 192 from the grid). Whether the grid and margin follow the radius is not known (one render):
+    ///   they are taken as fixed.
+    /// - current: no render; the blur is Gaussian-based, and Core Image's Gaussian extents became tight at iOS 13
+    ///   (see BlurFilters.outputExtent), so the reach of the largest level, ⌈3·radius⌉ a side.
+    static func maskedVariableBlurExtent(_ extent: Rect, radius: Double, version: CoreImageVersion) -> Rect {
+        guard !extent.isInfinite else { return extent }
+        guard version < CoreImageVersion(13) else {
+            let m = min((3 * radius).rounded(.up), 1e9)
+            return extent.insetBy(dx: -m, dy: -m)
+        }
+        let x0 = (extent.minX / 64).rounded(.down) * 64 - 192, y0 = (extent.minY / 64).rounded(.down) * 64 - 192
+        let x1 = (extent.maxX / 64).rounded(.up) * 64 + 192, y1 = (extent.maxY / 64).rounded(.up) * 64 + 192
+        return Rect(x: x0, y: y0, width: x1 - x0, height: y1 - y0)
+    }
+
     /// The blur radius at each pixel is inputRadius × the mask's luminance (black sharp, white blurriest):
-    /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius.
+    /// a blend between the image and four Gaussian levels at radius/4, /2, 3/4 and the full radius, over the
+    /// extent above (outside the input the image term is transparent, the levels spill where the mask is bright:
+    /// Apple's render shows that spill on its right and top edges). Content against Apple's iOS 12.1 render,
+    /// aligned: 36.4 dB.
     static func maskedVariableBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         // No cap: the Gaussian levels cost the same for any radius (they clamp at 1e12 themselves).
@@ -247,7 +310,8 @@ enum BlurEffectFilters {
                 o.b[i] = o.b[i] * w0 + l1.b[i] * w1 + l2.b[i] * w2 + l3.b[i] * w3 + l4.b[i] * w4
                 o.a[i] = o.a[i] * w0 + l1.a[i] * w1 + l2.a[i] * w2 + l3.a[i] * w3 + l4.a[i] * w4
             }
-        }.apply(extent: image.extent, inputs: [image, mask] + levels)
+        }.apply(extent: maskedVariableBlurExtent(image.extent, radius: radius, version: inputs.coreImageVersion),
+                inputs: [image, mask] + levels)
     }
 
     /// An approximation of Core Image's lens blur: a disc blur of inputRadius, mixed by inputRingAmount with a
@@ -261,13 +325,14 @@ enum BlurEffectFilters {
         let ringAmount = try inputs.float("inputRingAmount"), ringSize = try inputs.number("inputRingSize")
         let softness = try inputs.number("inputSoftness")
         guard radius >= 1, !image.extent.isEmpty else { return BlurFilters.gaussian(image, sigma: softness) }
-        var result = disc(image, radius: radius)
+        let extent = bokehExtent(image.extent, radius: radius)
+        var result = disc(image, radius: radius, extent: extent)
         let innerRadius = radius * (1 - ringSize)
         if ringAmount > 0, innerRadius >= 1, radius - innerRadius >= 0.5 {
             let outerCount = Float(BlurStages.discRows(radius).reduce(0) { $0 + 2 * $1 + 1 })
             let innerCount = Float(BlurStages.discRows(innerRadius).reduce(0) { $0 + 2 * $1 + 1 })
             if outerCount > innerCount {
-                let inner = disc(image, radius: innerRadius)
+                let inner = disc(image, radius: innerRadius, extent: extent)
                 // ring mean = (N·outer − n·inner) / (N − n); mixed with the disc by ringAmount.
                 let a = outerCount / (outerCount - innerCount), b = innerCount / (outerCount - innerCount)
                 result = ColorKernel(name: "bokehRing") { span in
