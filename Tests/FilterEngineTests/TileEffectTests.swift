@@ -61,28 +61,69 @@ import Testing
         let src = try TestImages.render(Self.image)
         let values: [String: FilterValue] = ["inputImage": .image(Self.image), "inputCenter": .vector([30, 20]),
                                              "inputWidth": .number(16)]
-        // The central tile of the square tilings is the source itself (centred on inputCenter).
-        for name in ["CIFourfoldTranslatedTile", "CIParallelogramTile",
-                     "CIFourfoldRotatedTile", "CIGlideReflectedTile", "CIOpTile"] {
-            var v = values
-            if name == "CIOpTile" { v["inputScale"] = .number(1) }
-            let out = try TestImages.filter(name, v)
-            for (x, y) in [(25, 15), (33, 26), (30, 20)] {
+        // Core Image's cell has its corner on inputCenter: [30, 46] × [20, 36] is the source itself.
+        for name in ["CIFourfoldTranslatedTile", "CIFourfoldReflectedTile", "CIParallelogramTile",
+                     "CIFourfoldRotatedTile", "CIGlideReflectedTile"] {
+            let out = try TestImages.filter(name, values)
+            for (x, y) in [(31, 21), (40, 27), (45, 35)] {
                 #expect(close(try TestImages.pixel(out, x: x, y: y), src.pixel(x: x, y: y), tolerance: 1e-4), "\(name) (\(x), \(y))")
             }
         }
-        // Parallelogram (a rectangle at the default right angle): the tile to the right is the mirror image:
-        // x = 38 + k ↔ 37 - k.
-        let reflected = try TestImages.filter("CIParallelogramTile", values)
-        #expect(close(try TestImages.pixel(reflected, x: 40, y: 20), src.pixel(x: 35, y: 20), tolerance: 1e-4))
-        // Rotated: the tile to the right is the central one turned a quarter turn about its top-right corner
-        // (38, 28): (x, y) → (38 - (y - 28), 28 + (x - 38)) read back, i.e. pixel (40, 22) shows (32, 26) … in
-        // pixel-centre terms (40.5, 22.5) → (38 + (22.5 - 28), 28 - (40.5 - 38)) = (32.5, 25.5).
+        // The op tile's cells are centred on inputCenter.
+        var op = values
+        op["inputScale"] = .number(1)
+        let opOut = try TestImages.filter("CIOpTile", op)
+        for (x, y) in [(25, 15), (33, 26), (30, 20)] {
+            #expect(close(try TestImages.pixel(opOut, x: x, y: y), src.pixel(x: x, y: y), tolerance: 1e-4), "op (\(x), \(y))")
+        }
+        // Translated: the cell to the right repeats it.
+        let translated = try TestImages.filter("CIFourfoldTranslatedTile", values)
+        #expect(close(try TestImages.pixel(translated, x: 56, y: 27), src.pixel(x: 40, y: 27), tolerance: 1e-4))
+        // Reflected (and parallelogram): the cell to the right is the mirror image across x = 46:
+        // pixel centre 48.5 ↔ 43.5.
+        for name in ["CIFourfoldReflectedTile", "CIParallelogramTile"] {
+            let reflected = try TestImages.filter(name, values)
+            #expect(close(try TestImages.pixel(reflected, x: 48, y: 22), src.pixel(x: 43, y: 22), tolerance: 1e-4), "\(name)")
+            // and below the centre the mirror across y = 20: 17.5 ↔ 22.5.
+            #expect(close(try TestImages.pixel(reflected, x: 33, y: 17), src.pixel(x: 33, y: 22), tolerance: 1e-4), "\(name)")
+        }
+        // Rotated: left of the centre, the cell turned a quarter turn about the centre: offset (-4.5, 3.5) reads
+        // (3.5, 4.5), i.e. pixel (25, 23) shows (33, 24).
         let rotated = try TestImages.filter("CIFourfoldRotatedTile", values)
-        #expect(close(try TestImages.pixel(rotated, x: 40, y: 22), src.pixel(x: 32, y: 25), tolerance: 1e-4))
-        // Glide: the next column is the central tile flipped vertically about y = 20.
+        #expect(close(try TestImages.pixel(rotated, x: 25, y: 23), src.pixel(x: 33, y: 24), tolerance: 1e-4))
+        // Glide, as Apple's iOS 7 render shows it: the cell repeated without reflection.
         let glide = try TestImages.filter("CIGlideReflectedTile", values)
-        #expect(close(try TestImages.pixel(glide, x: 40, y: 23), src.pixel(x: 24, y: 16), tolerance: 1e-4))
+        #expect(close(try TestImages.pixel(glide, x: 56, y: 23), src.pixel(x: 40, y: 23), tolerance: 1e-4))
+        #expect(close(try TestImages.pixel(glide, x: 40, y: 7), src.pixel(x: 40, y: 23), tolerance: 1e-4))
+    }
+
+    /// Eightfold: period = width; each offset folded to its distance from the nearest multiple of the width, the
+    /// larger one along x: the triangle (0, 0), (w/2, 0), (w/2, w/2) beside the centre.
+    @Test func eightfoldFoldsIntoTheHalfCellTriangle() throws {
+        let src = try TestImages.render(Self.image)
+        let values: [String: FilterValue] = ["inputImage": .image(Self.image), "inputCenter": .vector([30, 20]),
+                                             "inputWidth": .number(16)]
+        let out = try TestImages.filter("CIEightfoldReflectedTile", values)
+        try Self.expectPeriodic(out, period: (16, 0), "eightfold x")
+        try Self.expectPeriodic(out, period: (0, 16), "eightfold y")
+        // Offset (3.5, 5.5) → (5.5, 3.5); offset (19.5, 5.5) → (3.5, 5.5) → (5.5, 3.5); (-2.5, 1.5) → (2.5, 1.5).
+        #expect(close(try TestImages.pixel(out, x: 33, y: 25), src.pixel(x: 35, y: 23), tolerance: 1e-4))
+        #expect(close(try TestImages.pixel(out, x: 49, y: 25), src.pixel(x: 35, y: 23), tolerance: 1e-4))
+        #expect(close(try TestImages.pixel(out, x: 27, y: 21), src.pixel(x: 32, y: 21), tolerance: 1e-4))
+    }
+
+    /// Sixfold reflected (and triangle tile): the triangle (w/√3, 0), (2w/√3, 0), (w√3/2, w/2) beside the centre
+    /// is the source itself; across the axis, its mirror image.
+    @Test func sixfoldReflectedReadsCoreImagesTriangle() throws {
+        let src = try TestImages.render(Self.image)
+        let values: [String: FilterValue] = ["inputImage": .image(Self.image), "inputCenter": .vector([30, 20]),
+                                             "inputWidth": .number(20)]
+        for name in ["CISixfoldReflectedTile", "CITriangleTile"] {
+            let out = try TestImages.filter(name, values)
+            // Offset (17.5, 4.5) lies inside the triangle (x from 14.1 to 20.5 at that height).
+            #expect(close(try TestImages.pixel(out, x: 47, y: 24), src.pixel(x: 47, y: 24), tolerance: 1e-4), "\(name)")
+            #expect(close(try TestImages.pixel(out, x: 47, y: 15), src.pixel(x: 47, y: 24), tolerance: 1e-4), "\(name)")
+        }
     }
 
     @Test func affineTileWithIdentityRepeatsTheImage() throws {
@@ -165,19 +206,20 @@ import Testing
         }
     }
 
-    @Test func triangleKaleidoscopeFadesWithDistance() throws {
-        // A constant image folds to itself; only the decay remains: decay^((d - h/3) / h) beyond the central
-        // triangle's inscribed circle (h the triangle's height), 1 inside it.
+    @Test func triangleKaleidoscopeFadesPerReflection() throws {
+        // A constant image folds to itself; only the decay remains: decay^k for a copy k mirror lines away from
+        // the central triangle (the fit of Apple's iOS 7 render).
         let c = Pixel(0.2, 0.4, 0.6, 1)
         let image = TestImages.make(width: 64, height: 48) { _, _ in c }
         let out = try TestImages.filter("CITriangleKaleidoscope", ["inputImage": .image(image),
             "inputPoint": .vector([32.5, 24.5]), "inputSize": .number(30), "inputDecay": .number(0.5)])
         #expect(out.extent.isInfinite)
         #expect(close(try TestImages.pixel(out, x: 32, y: 24), c))
-        let h = 30 * Float(3).squareRoot() / 2
-        let f = pow(0.5, (40 - h / 3) / h)
+        // Along the axis to the right: the central triangle's side at offset 10, a line of the second family at
+        // 20, one of the first at 40. Offsets 15 and 38 lie one and two lines away.
+        #expect(close(try TestImages.pixel(out, x: 47, y: 24), Pixel(c.x * 0.5, c.y * 0.5, c.z * 0.5, 1), tolerance: 1e-4))
         // The colour fades, the tile stays opaque.
-        #expect(close(try TestImages.pixel(out, x: 72, y: 24), Pixel(c.x * f, c.y * f, c.z * f, 1), tolerance: 1e-4))
+        #expect(close(try TestImages.pixel(out, x: 70, y: 24), Pixel(c.x * 0.25, c.y * 0.25, c.z * 0.25, 1), tolerance: 1e-4))
         let none = try TestImages.filter("CITriangleKaleidoscope", ["inputImage": .image(image),
             "inputPoint": .vector([32.5, 24.5]), "inputSize": .number(30), "inputDecay": .number(1)])
         #expect(close(try TestImages.pixel(none, x: -300, y: 500), c))

@@ -38,9 +38,11 @@ enum TileFilters {
     }
 
     static func fourfoldReflected(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, DiamondReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
+        try tiled(inputs, ReflectedFold(acute: try inputs.number("inputAcuteAngle")), "fourfoldReflected")
     }
 
+    /// The same lattice, cell and reflection as CIFourfoldReflectedTile: Core Image passes both kernels the same
+    /// arguments and declares the same region of interest (no render of this one).
     static func parallelogram(_ inputs: FilterInputs) throws -> Image {
         try tiled(inputs, ReflectedFold(acute: try inputs.number("inputAcuteAngle")), "parallelogramTile")
     }
@@ -57,58 +59,86 @@ enum TileFilters {
         try tiled(inputs, GlideFold(), "glideReflected")
     }
 
-    /// Six turns about each point of a hexagonal lattice of spacing inputWidth (p6).
+    // The hexagonal tiles share a lattice of spacing inputWidth spanned by width-long vectors at inputAngle ± 30°,
+    // with a lattice point on inputCenter (Core Image's arguments for all of them).
+
+    /// Six turns about each lattice point (p6); the region is the kite between the centre, the midpoints of the
+    /// two lattice vectors and the cell's middle, i.e. the sector [-30°, 30°] of the centre's hexagon (Core
+    /// Image's region of interest; no render).
     static func sixfoldRotated(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: false), offset: .zero), "sixfoldRotated")
+        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: false), offset: .zero,
+                                  start: -Double.pi / 6), "sixfoldRotated")
     }
 
-    /// Three mirrors through each lattice point (six copies: p3m1).
+    /// Reflections across the sides of an equilateral triangle of side width/√3 (p3m1) whose corners are the
+    /// lattice point at width·(cos 30°, sin 30°) and the middles of the two lattice triangles beside it on the
+    /// axis: the region is (w/√3, 0), (2w/√3, 0), (w√3/2, w/2). The three-mirror fold of each hexagon lands in
+    /// its sector [0°, 60°]; a turn of 240° and that lattice vector bring it onto Core Image's triangle.
+    /// CISixfoldReflectedTile: 35.3 dB on Apple's iOS 7 render (width 100).
+    static let sixfoldReflectedFold = HexFold(scale: 1, group: PointGroup(count: 3, mirror: true), offset: .zero,
+                                              turn: 4 * Double.pi / 3,
+                                              shift: SIMD2(Float(3).squareRoot() / 2, 0.5))
+
     static func sixfoldReflected(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 3, mirror: true), offset: .zero), "sixfoldReflected")
+        try tiled(inputs, sixfoldReflectedFold, "sixfoldReflected")
     }
 
-    /// Six mirrors through each lattice point (twelve copies: p6m).
+    /// Six mirrors through each lattice point (twelve copies: p6m); the region, the sector [0°, 30°] of the
+    /// centre's hexagon, is Core Image's region of interest (no render).
     static func twelvefoldReflected(_ inputs: FilterInputs) throws -> Image {
         try tiled(inputs, HexFold(scale: 1, group: PointGroup(count: 6, mirror: true), offset: .zero), "twelvefoldReflected")
     }
 
-    /// An equilateral triangle of side inputWidth centred on inputCenter, reflected across its sides.
+    /// An equilateral triangle of side inputWidth centred on inputCenter, reflected across its sides (the
+    /// geometry of CITriangleKaleidoscope).
     static let triangleFold: HexFold = {
         let s3 = Float(3).squareRoot()
         return HexFold(scale: s3, group: PointGroup(count: 3, mirror: true), offset: SIMD2(0.5, s3 / 6))
     }()
 
+    /// Core Image gives CITriangleTile the same lattice, triangle and region of interest as
+    /// CISixfoldReflectedTile; a triangle only tiles the plane by itself through reflections across its sides,
+    /// so this reads it as the same fold (no render).
     static func triangleTile(_ inputs: FilterInputs) throws -> Image {
-        try tiled(inputs, triangleFold, "triangleTile")
+        try tiled(inputs, sixfoldReflectedFold, "triangleTile")
     }
 
-    /// Like a kaleidoscope of three mirrors: a triangle of side inputSize at inputPoint, turned by
-    /// inputRotation, reflected across its sides, each reflection a little darker (inputDecay per triangle
-    /// height of distance from the point). Apple's documentation: decay is "the intensity of the color fade from
-    /// the center of the triangle" and the result is a tiled pattern, so the fade darkens the colour (the tile
-    /// stays opaque) and the triangle reads the image clamped to its extent: a triangle larger than the image
-    /// (the default 700 on a photo) shows its edge colours, never a transparent corner.
+    /// Like a kaleidoscope of three mirrors: a triangle of side inputSize centred on inputPoint, turned by
+    /// inputRotation, reflected across its sides; the image is read clamped to its extent, so a triangle larger
+    /// than the image shows its edge colours, never a transparent corner. Each reflection darkens the colour by
+    /// inputDecay: a copy k mirror lines away from the central triangle is scaled by decay^k (alpha kept).
+    /// Fitted on Apple's iOS 7 render (heron, size 200, decay 0.85): the measured ratio is 1, 0.850, 0.721,
+    /// 0.615, 0.522 for k = 0…4 and the render matches at 45 dB; a fade by radial distance gave 28.9 dB.
     static func triangleKaleidoscope(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let point = try inputs.point("inputPoint")
         let size = max(1e-3, abs(try inputs.number("inputSize")))
         let rotation = try inputs.number("inputRotation")
         let decay = max(0, min(1, try inputs.float("inputDecay")))
-        let folded = TileLattice.warp(image, frame: TileFrame(center: point, angle: rotation, width: size),
-                                      fold: triangleFold, name: "triangleKaleidoscope", clampingToExtent: true)
+        let frame = TileFrame(center: point, angle: rotation, width: size)
+        let folded = TileLattice.warp(image, frame: frame, fold: triangleFold, name: "triangleKaleidoscope",
+                                      clampingToExtent: true)
         if decay >= 1 { return folded }
-        let cx = Float(point.x), cy = Float(point.y)
+        let f = frame
+        // The mirror lines form three families of parallel lines, one triangle height apart; in the local frame
+        // the central triangle is 0 ≤ d_i ≤ h for d_i = n_i · p + h/3, n_i the inward normals of its sides.
         let height = Float(size) * Float(3).squareRoot() / 2
-        // decay^(d / h) = exp(d * ln(decay) / h); decay 0 leaves only the first triangle's neighbourhood.
-        let k = decay > 0 ? log(decay) / height : -Float.greatestFiniteMagnitude.squareRoot()
+        let invH = 1 / height
+        let s32 = Float(3).squareRoot() / 2
         return ColorKernel(name: "triangleKaleidoscopeDecay") { span in
             let o = span.out
-            let dy = Float(span.y) + 0.5 - cy
+            let dy = Float(span.y) + 0.5 - f.cy
             for i in 0..<span.count {
-                let dx = Float(span.x0 + i) + 0.5 - cx
-                let d = max(0, (dx * dx + dy * dy).squareRoot() - height / 3)
-                let f = exp(max(-80, d * k))
-                o.r[i] *= f; o.g[i] *= f; o.b[i] *= f
+                let dx = Float(span.x0 + i) + 0.5 - f.cx
+                let u = dx * f.cosA + dy * f.sinA, v = dy * f.cosA - dx * f.sinA
+                let k0 = ((v * invH) + 1 / 3).rounded(.down)
+                let k1 = ((-s32 * u - 0.5 * v) * invH + 1 / 3).rounded(.down)
+                let k2 = ((s32 * u - 0.5 * v) * invH + 1 / 3).rounded(.down)
+                // Selects keep a NaN or huge count finite: decay^k underflows to 0 long before k reaches 1e6.
+                var k = abs(k0) + abs(k1) + abs(k2)
+                k = k < 1e6 ? k : 1e6
+                let g = decay > 0 ? pow(decay, k) : (k == 0 ? 1 : 0)
+                o.r[i] *= g; o.g[i] *= g; o.b[i] *= g
             }
         }.apply(extent: .infinite, inputs: [folded])
     }

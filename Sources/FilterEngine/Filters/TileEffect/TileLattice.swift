@@ -53,14 +53,16 @@ enum TileLattice {
         return kernel.apply(extent: .infinite, input: image) { _ in region.intersection(needed) }
     }
 
-    /// x wrapped into [-0.5, 0.5).
-    @inline(__always) static func wrap(_ x: Float) -> Float { x - (x + 0.5).rounded(.down) }
+    /// The fractional part, in [0, 1).
+    @inline(__always) static func fract(_ x: Float) -> Float {
+        let f = x - x.rounded(.down)
+        return f < 1 ? f : 0
+    }
 
-    /// A triangle wave: x reflected back and forth inside [-0.5, 0.5] (period 2).
-    @inline(__always) static func reflect(_ x: Float) -> Float {
-        let t = x + 0.5
-        let m = t - 2 * (t * 0.5).rounded(.down)
-        return (m > 1 ? 2 - m : m) - 0.5
+    /// A triangle wave of period 2: x reflected back and forth inside [0, 1].
+    @inline(__always) static func reflectUnit(_ x: Float) -> Float {
+        let m = x - 2 * (x * 0.5).rounded(.down)
+        return m > 1 ? 2 - m : m
     }
 
     /// The nearest point of the hexagonal lattice with unit spacing and basis vectors at 30° and 90°.
@@ -119,6 +121,12 @@ enum TileLattice {
 }
 
 // MARK: Folds
+//
+// Core Image's conventions, fitted on Apple's iOS 7 renders (Xamarin docs, flower at centre (150, 150) or
+// (100, 100), width 100 or 150, angle 0; each fold below reproduces its render at 99 dB unless stated): the lattice
+// is spanned by width-long vectors turned by inputAngle, inputCenter is a lattice point and a *corner* of the
+// fundamental region (never its middle), and the fold is done on lattice coordinates. The fundamental regions
+// agree with the regions of interest Core Image's tile filters declare.
 
 /// A parallelogram lattice (sides 1 and 1 at `acute` from each other), in lattice coordinates (a, b): b runs
 /// along the slanted side, a along the u axis. Its sine is held away from 0 so the lattice never degenerates.
@@ -130,7 +138,7 @@ struct ParallelogramLattice: Sendable {
         invSinB = 1 / sinB
     }
 
-    /// Folds (u, v) by folding each lattice coordinate into [-0.5, 0.5] with `f` (wrap or reflect).
+    /// Folds (u, v) by folding each lattice coordinate into [0, 1] with `f` (fract or reflect).
     @inline(__always) func fold(_ u: Float, _ v: Float, _ f: (Float) -> Float) -> SIMD2<Float> {
         let t = v * invSinB
         let b = f(t)
@@ -139,81 +147,54 @@ struct ParallelogramLattice: Sendable {
     }
 }
 
-/// Translations along a parallelogram lattice.
+/// Translations along a parallelogram lattice: the cell [0, 1]² of lattice coordinates, its corner on the
+/// centre, repeated (CIFourfoldTranslatedTile: 99 dB on Apple's iOS 7 render at width 150, acute π/2).
 struct TranslatedFold: TileFold {
     let lattice: ParallelogramLattice
     init(acute: Double) { lattice = ParallelogramLattice(acute: acute) }
-    var reach: Double { 1.5 }
-    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.wrap) }
+    var reach: Double { 2.1 }
+    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.fract) }
 }
 
-/// Reflections across the sides of a parallelogram (a rectangle at a right angle: four-way symmetry).
+/// Each lattice coordinate reflected back and forth inside [0, 1] (period 2): the cell at the centre mirrored
+/// across its sides (CIFourfoldReflectedTile: 99 dB on Apple's iOS 7 render, period 2 × width; Core Image gives
+/// CIParallelogramTile the same lattice, cell and region of interest).
 struct ReflectedFold: TileFold {
     let lattice: ParallelogramLattice
     init(acute: Double) { lattice = ParallelogramLattice(acute: acute) }
-    var reach: Double { 1.5 }
-    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.reflect) }
+    var reach: Double { 2.1 }
+    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { lattice.fold(u, v, TileLattice.reflectUnit) }
 }
 
-/// Four-way reflected symmetry on a lattice of diamonds (rhombi of side 1 with the acute angle between their
-/// sides; wallpaper group cmm): mirrors along both diagonals of every diamond. Apple documents
-/// CIFourfoldReflectedTile as "4-way reflected symmetry" whose acute angle makes "thin diamond tiles" when small
-/// and fatter ones when large; mirrors along the diamond's two perpendicular diagonals are the isometric reading
-/// of that (reflecting across a slanted parallelogram's sides is not an isometry, and is CIParallelogramTile's
-/// look). The diamond's long diagonal lies along u. The fundamental region is the quarter diamond u, v ≥ 0.
-struct DiamondReflectedFold: TileFold {
-    let halfU: Float, halfV: Float
-    init(acute: Double) {
-        let a = min(max(abs(acute), 0.02), Double.pi - 0.02)
-        halfU = Float(cos(a / 2)); halfV = Float(sin(a / 2))
-    }
-    var reach: Double { 1.1 }
-    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
-        // The centred rectangular lattice of diamond centres: cells 2·halfU × 2·halfV, plus their corners.
-        var x = u - 2 * halfU * (u / (2 * halfU)).rounded()
-        var y = v - 2 * halfV * (v / (2 * halfV)).rounded()
-        if abs(x) / halfU + abs(y) / halfV > 1 {
-            x -= x < 0 ? -halfU : halfU
-            y -= y < 0 ? -halfV : halfV
-        }
-        return SIMD2(abs(x), abs(y))
-    }
-}
-
-/// Quarter turns about the tile corners (wallpaper group p4).
+/// Quarter turns about the centre, the 2 × 2 block repeated (wallpaper group p4): the region is the cell
+/// [0, 1]², as Core Image's region of interest for CIFourfoldRotatedTile says; the turn's sense is a guess (no
+/// render).
 struct RotatedFourFold: TileFold {
-    var reach: Double { 0.75 }
+    var reach: Double { 1.5 }
     func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
-        let x = u + 0.5, y = v + 0.5
-        let dx = x - 2 * (x * 0.5).rounded(.down) - 1, dy = y - 2 * (y * 0.5).rounded(.down) - 1
-        var px = dx, py = dy
-        if dx >= 0 && dy < 0 { px = dy; py = -dx }          // quarter turn clockwise
-        else if dx >= 0 && dy >= 0 { px = -dx; py = -dy }   // half turn
-        else if dx < 0 && dy >= 0 { px = -dy; py = dx }     // quarter turn anticlockwise
-        return SIMD2(px + 0.5, py + 0.5)
+        let x = u - 2 * ((u + 1) * 0.5).rounded(.down), y = v - 2 * ((v + 1) * 0.5).rounded(.down)
+        if x >= 0 { return y >= 0 ? SIMD2(x, y) : SIMD2(-y, x) }
+        return y >= 0 ? SIMD2(y, -x) : SIMD2(-x, -y)
     }
 }
 
-/// Reflections across the sides and the diagonals of a square (p4m: eight-way symmetry).
+/// Eight-way reflected symmetry (p4m): each coordinate's distance to the nearest whole number, then the pair
+/// sorted so the point lands in the triangle (0, 0), (½, 0), (½, ½). Period = width (CIEightfoldReflectedTile:
+/// 99 dB on Apple's iOS 7 render).
 struct ReflectedEightFold: TileFold {
     var reach: Double { 0.75 }
     func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
-        let a = TileLattice.reflect(u), b = TileLattice.reflect(v)
-        return a >= b ? SIMD2(a, b) : SIMD2(b, a)
+        let a = abs(u - u.rounded()), b = abs(v - v.rounded())
+        return SIMD2(max(a, b), min(a, b))
     }
 }
 
-/// A translation combined with a reflection across the tile's middle line (glide reflection, group pg).
+/// CIGlideReflectedTile as Apple's iOS 7 render shows it (99 dB): the square cell [0, 1]² at the centre
+/// repeated without any reflection. (Core Image's current region of interest spans [0, 1] × [0, 2], which
+/// hints at a real glide reflection in later versions; no render of one exists here.)
 struct GlideFold: TileFold {
-    var reach: Double { 0.75 }
-    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
-        let x = u + 0.5
-        let column = x.rounded(.down)
-        var b = TileLattice.wrap(v)
-        // Odd columns reflect: parity taken in floats (an integer conversion of a huge column is undefined).
-        if column - 2 * (column * 0.5).rounded(.down) != 0 { b = -b }
-        return SIMD2(x - column - 0.5, b)
-    }
+    var reach: Double { 1.5 }
+    func fold(_ u: Float, _ v: Float) -> SIMD2<Float> { SIMD2(TileLattice.fract(u), TileLattice.fract(v)) }
 }
 
 /// A rotation group of `count` sectors about the origin, with mirrors when `mirror`. The cosines and sines of
@@ -254,16 +235,35 @@ struct PointGroup: @unchecked Sendable {
 /// A hexagonal lattice (spacing `scale`, basis vectors at 30° and 90°) with a point group about each lattice
 /// point: six turns (p6), three mirrors (p3m1) or six mirrors (p6m). The mirrors include the directions of the
 /// hexagonal cell's edges, so the reflected patterns are continuous across cells. `offset` moves the
-/// fundamental region's centre to the frame's origin.
+/// fundamental region's centre to the frame's origin. The point group folds into the sector starting at
+/// `start` radians (the polar fold's own sector starts at 0); the folded point is then turned by `turn` and moved
+/// by `shift` (a lattice vector and a turn of the group: another copy of the same fundamental region).
 struct HexFold: TileFold {
     let scale: Float
     let group: PointGroup
     let offset: SIMD2<Float>
-    var reach: Double { Double(scale) * 0.6 + Double((offset * offset).sum().squareRoot()) }
+    let startCos: Float, startSin: Float, turnCos: Float, turnSin: Float
+    let shift: SIMD2<Float>
+
+    init(scale: Float, group: PointGroup, offset: SIMD2<Float>, start: Double = 0, turn: Double = 0,
+         shift: SIMD2<Float> = .zero) {
+        self.scale = scale; self.group = group; self.offset = offset
+        startCos = Float(cos(start)); startSin = Float(sin(start))
+        turnCos = Float(cos(turn)); turnSin = Float(sin(turn))
+        self.shift = shift
+    }
+
+    var reach: Double {
+        Double(scale) * 0.6 + Double((offset * offset).sum().squareRoot()) + Double((shift * shift).sum().squareRoot())
+    }
     func fold(_ u: Float, _ v: Float) -> SIMD2<Float> {
         let x = u / scale + offset.x / scale, y = v / scale + offset.y / scale
         let c = TileLattice.nearestHexPoint(x, y)
-        let q = TileLattice.polarFold(x - c.x, y - c.y, group)
-        return q * scale - offset
+        // Turned back by the sector's start, folded, turned forward again.
+        let dx = x - c.x, dy = y - c.y
+        let q = TileLattice.polarFold(dx * startCos + dy * startSin, dy * startCos - dx * startSin, group)
+        let px = q.x * startCos - q.y * startSin, py = q.x * startSin + q.y * startCos
+        let r = SIMD2(px * turnCos - py * turnSin, px * turnSin + py * turnCos) + shift
+        return r * scale - offset
     }
 }
