@@ -37,7 +37,9 @@ import Testing
             let start = try TestImages.render(try Self.transition(name, time: 0, target: target), union)
             let end = try TestImages.render(try Self.transition(name, time: 1, target: target), union)
             let startDiff = TestImages.maxDifference(start, try TestImages.render(Self.source, union))
-            let endDiff = TestImages.maxDifference(end, try TestImages.render(target, union))
+            // Bars swipe covers only the source's extent (Core Image's iOS 7 render): its end is the target there.
+            let expectedEnd = name == "CIBarsSwipeTransition" ? target.cropped(to: Self.source.extent) : target
+            let endDiff = TestImages.maxDifference(end, try TestImages.render(expectedEnd, union))
             #expect(startDiff == 0, "\(name) at 0 differs from the source by \(startDiff)")
             #expect(endDiff == 0, "\(name) at 1 differs from the target by \(endDiff)")
         }

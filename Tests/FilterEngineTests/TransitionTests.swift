@@ -43,7 +43,9 @@ import Testing
         let wide = TestImages.make(width: 60, height: 20) { x, _ in Pixel(Float(x) / 60, 0.5, 0.2, 1) }
         for time in [0.25, 0.5, 0.75, 0.97] {
             let out = try Self.transition(name, time: time, target: wide)
-            #expect(out.extent == Rect(x: 0, y: 0, width: 60, height: 40), "\(name)")
+            // Bars swipe keeps the source's extent (Core Image's iOS 7 render), the others the union.
+            let expected = name == "CIBarsSwipeTransition" ? Self.source.extent : Rect(x: 0, y: 0, width: 60, height: 40)
+            #expect(out.extent == expected, "\(name)")
             RegistryTests.checkFinite(try TestImages.render(out), "\(name) t=\(time)")
         }
     }
@@ -128,9 +130,25 @@ import Testing
         // The bars are staggered: the columns' lowest source pixels are not all at the same height.
         let lowest = (0..<4).map { bar in (0..<40).first { close(buffer.pixel(x: bar * 10 + 5, y: $0), Self.a, tolerance: 1e-3) } ?? 40 }
         #expect(Set(lowest).count > 1, "\(lowest)")
-        // Bar j = 1 (x 0…10) moves (21.75·0.1·(1 + 0.0758))² ≈ 5.5 px: row 3 is target, row 10 source.
-        #expect(close(buffer.pixel(x: 5, y: 3), Self.b))
-        #expect(close(buffer.pixel(x: 5, y: 10), Self.a))
+        // Bars are counted from the right (p·d = −x, low end −40): x 0…10 is bar 3, which moves
+        // (62.92·0.1 − √1·3)² ≈ 10.84 px: row 5 is target, row 12 source; bar 0 (x 30…40) moves (6.292)² ≈ 39.6 px.
+        #expect(close(buffer.pixel(x: 5, y: 5), Self.b))
+        #expect(close(buffer.pixel(x: 5, y: 12), Self.a))
+        #expect(close(buffer.pixel(x: 35, y: 38), Self.b))
+        #expect(close(buffer.pixel(x: 15, y: 18), Self.b) && close(buffer.pixel(x: 15, y: 19), Self.a)) // bar 2: 18.3 px
+    }
+
+    @Test func barsSwipeCoversTheSourceOnly() throws {
+        // Core Image's iOS 7 render (a 500×267 source on a 640×478 target) is the source's size: the target shows
+        // only inside the source's extent, at every time including the end.
+        let big = Self.flat(Self.b, 60, 30)
+        for time in [0.0, 0.3, 1.0] {
+            let out = try Self.transition("CIBarsSwipeTransition", time: time, source: Self.flat(Self.a, 40, 40), target: big)
+            #expect(out.extent == Rect(x: 0, y: 0, width: 40, height: 40), "t=\(time)")
+        }
+        let end = try Self.transition("CIBarsSwipeTransition", time: 1, source: Self.flat(Self.a, 40, 40), target: big)
+        #expect(close(try TestImages.pixel(end, x: 20, y: 10), Self.b))
+        #expect(try TestImages.pixel(end, x: 20, y: 35).w == 0)
     }
 
     @Test func flashFadesLinearlyIntoTheTarget() throws {
@@ -161,14 +179,18 @@ import Testing
     }
 
     @Test func copyMachineBarSeparatesTargetAndSource() throws {
-        // Angle 0, extent 0…100, width 20: at t = 0.5 the bar's leading edge is at x = 60, its trailing one at 40.
+        // Angle 0, extent 0…100, width 20: at t = 0.5 the bar's leading edge is at x = 1.535·0.5·120 = 92.1, its
+        // trailing one at 72.1; the source fades in over the last 2.5 px.
         let out = try Self.transition("CICopyMachineTransition", time: 0.5, ["inputExtent": .vector([0, 0, 100, 100]),
-                                      "inputAngle": .number(0), "inputWidth": .number(20)],
+                                      "inputAngle": .number(0), "inputWidth": .number(20), "inputOpacity": .number(1),
+                                      "inputColor": .color(Color(red: 1, green: 0.5, blue: 0.25))],
                                       source: Self.flat(Self.a), target: Self.flat(Self.b))
-        #expect(close(try TestImages.pixel(out, x: 80, y: 30), Self.a))
-        #expect(close(try TestImages.pixel(out, x: 20, y: 30), Self.b))
-        let inBar = try TestImages.pixel(out, x: 50, y: 30)
-        #expect(!close(inBar, Self.a, tolerance: 0.05) && !close(inBar, Self.b, tolerance: 0.05))
+        #expect(close(try TestImages.pixel(out, x: 93, y: 30), Self.a))
+        #expect(close(try TestImages.pixel(out, x: 71, y: 30), Self.b))
+        // At x = 81.5 (s = 0.47) the light adds 1.5·s times the colour's sRGB components to the target.
+        let k: Float = 1.5 * (1 + (81.5 - 92.1) / 20)
+        let lit = try TestImages.pixel(out, x: 81, y: 30)
+        #expect(close(lit, Pixel(Self.b.x + k, Self.b.y + 0.5 * k, Self.b.z + 0.25 * k, 1), tolerance: 2e-3), "\(lit)")
     }
 
     @Test func disintegrateFollowsTheMask() throws {
@@ -184,7 +206,12 @@ import Testing
                                          source: Self.flat(Self.a), target: Self.flat(Self.b))
         let near = try TestImages.pixel(shaded, x: 45, y: 50), far = try TestImages.pixel(shaded, x: 5, y: 50)
         #expect(near.z < far.z - 0.1)
-        #expect(close(far, Self.b, tolerance: 0.02))
+        // Away from the shadow the target is dimmed and the source lifted by c = 0.516·t·(1 − t) (density 1).
+        let c: Float = 0.516 * 0.25
+        let dimmed = Pixel(Self.b.x * (1 - c), Self.b.y * (1 - c), Self.b.z * (1 - c), 1)
+        let lifted = Pixel(Self.a.x * (1 + c), Self.a.y * (1 + c), Self.a.z * (1 + c), 1)
+        #expect(close(far, dimmed, tolerance: 0.01))
+        #expect(close(try TestImages.pixel(shaded, x: 90, y: 50), lifted, tolerance: 0.01))
     }
 
     @Test func rippleRingSeparatesTargetInsideFromSourceOutside() throws {
