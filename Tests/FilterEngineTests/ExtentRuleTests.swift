@@ -112,7 +112,7 @@ import Testing
             "CIGlideReflectedTile", "CILightTunnel", "CILinearGradient", "CIMeshGenerator", "CIOpTile",
             "CIParallelogramTile", "CIPerspectiveTile", "CIRadialGradient", "CIRandomGenerator",
             "CISixfoldReflectedTile", "CISixfoldRotatedTile", "CISmoothLinearGradient", "CIStarShineGenerator",
-            "CIStripesGenerator", "CISunbeamsGenerator", "CITriangleKaleidoscope", "CITriangleTile",
+            "CIStripesGenerator", "CITriangleKaleidoscope", "CITriangleTile",
             "CITwelvefoldReflectedTile",
         ]),
     ]
@@ -178,6 +178,7 @@ import Testing
         // for CIBarcodeGenerator, its descriptor: it has no default).
         let geometric: Set<String> = [
             "CICircularWrap", "CIHoleDistortion", "CIPinchDistortion", "CIKaleidoscope", "CILenticularHaloGenerator",
+            "CISunbeamsGenerator",
             "CINinePartStretched", "CINinePartTiled", "CIStretchCrop", "CIPerspectiveCorrection",
             "CIPerspectiveTransform", "CIPerspectiveTransformWithExtent", "CIPaletteCentroid",
             "CIHistogramDisplayFilter", "CIBarcodeGenerator",

@@ -89,12 +89,21 @@ import Testing
             "inputColor0": Self.white, "inputColor1": .color(.clear),
         ])
         #expect(g.extent.isInfinite)
-        let d2: Float = 10.5 * 10.5 + 0.5 * 0.5
-        let sigma: Float = 10
-        let w = expf(-d2 / (2 * sigma * sigma))
+        // Weight of colour 0: 1 − smoothstep(0, radius, d) (Apple's iOS 7 render; a Gaussian does not fit it).
+        func weight(_ dx: Float, _ dy: Float) -> Float {
+            let t = min((dx * dx + dy * dy).squareRoot() / 30, 1)
+            return 1 - t * t * (3 - 2 * t)
+        }
+        let w = weight(10.5, 0.5)
         #expect(close(try px(g, 60, 50), Pixel(w, w, w, w)))
+        // Half way out, half of each colour (a Gaussian of σ = r/3 would give 0.32 here, of σ = r/2 0.61).
+        let half = weight(14.5, 0.5)
+        #expect(abs(half - 0.5) < 0.03)
+        #expect(close(try px(g, 64, 49), Pixel(half, half, half, half)))
         #expect(try px(g, 50, 50).w > 0.99)
-        #expect(try px(g, 90, 50).w < 0.01)
+        // Colour 1 exactly from the radius on (a Gaussian never gets there).
+        #expect(try px(g, 50, 80).w == 0)
+        #expect(try px(g, 90, 50).w == 0)
         let zero = try TestImages.filter("CIGaussianGradient", ["inputRadius": .number(0), "inputColor1": Self.black])
         #expect(close(try px(zero, 150, 150), grey(0)))
     }
@@ -156,25 +165,30 @@ import Testing
     // MARK: Shapes
 
     @Test func stripes() throws {
+        // Apple's phase: an edge at the centre, colour 1 in the stripe to its right, colour 0 to its left (both
+        // Apple renders, iOS 7 and 13.3).
         let g = try TestImages.filter("CIStripesGenerator", [
             "inputCenter": .vector([0, 0]), "inputWidth": .number(10), "inputSharpness": .number(1),
             "inputColor0": Self.white, "inputColor1": Self.black,
         ])
         #expect(g.extent.isInfinite)
-        #expect(close(try px(g, 5, 3), grey(1)))
-        #expect(close(try px(g, 9, 3), grey(1)))
-        #expect(close(try px(g, 10, 3), grey(0)))
-        #expect(close(try px(g, 15, 100), grey(0)))
-        #expect(close(try px(g, 25, -7), grey(1)))
-        #expect(close(try px(g, -5, 0), grey(0)))
-        // Sharpness 0: a blend band of half a stripe each side; a quarter of the way in, 3/4 of colour 0.
+        #expect(close(try px(g, 5, 3), grey(0)))
+        #expect(close(try px(g, 9, 3), grey(0)))
+        #expect(close(try px(g, 10, 3), grey(1)))
+        #expect(close(try px(g, 15, 100), grey(1)))
+        #expect(close(try px(g, 25, -7), grey(0)))
+        #expect(close(try px(g, -5, 0), grey(1)))
+        #expect(close(try px(g, -15, 0), grey(0)))
+        // Sharpness 0: a blend band of half a stripe each side; a quarter of the way into stripe 0 (colour 1's),
+        // 3/4 of colour 1.
         let soft = try TestImages.filter("CIStripesGenerator", [
             "inputCenter": .vector([0.5, 0]), "inputWidth": .number(8), "inputSharpness": .number(0),
             "inputColor0": Self.white, "inputColor1": Self.black,
         ])
-        #expect(close(try px(soft, 2, 0), grey(0.75)))
-        #expect(close(try px(soft, 4, 0), grey(1)))
+        #expect(close(try px(soft, 2, 0), grey(0.25)))
+        #expect(close(try px(soft, 4, 0), grey(0)))
         #expect(close(try px(soft, 8, 0), grey(0.5)))
+        #expect(close(try px(soft, 12, 0), grey(1)))
     }
 
     @Test func roundedRectangle() throws {
@@ -273,10 +287,25 @@ import Testing
         #expect(core.x >= 1 && core.y >= 1 && core.z >= 1 && core.w == 1)
         #expect(try px(star, 150, 450).w < 0.2)
 
+        // Sunbeams: finite, the square around the disc of radius sunRadius × maxStriationRadius (Apple's 500×500
+        // at 50 × 5); a white core.
         let sun = try TestImages.filter("CISunbeamsGenerator", ["inputColor": Self.white])
-        #expect(sun.extent.isInfinite)
+        let outer = 40 * 2.58
+        #expect(sun.extent == Rect(x: 150 - outer, y: 150 - outer, width: 2 * outer, height: 2 * outer))
         #expect(close(try px(sun, 150, 150), grey(1)))
-        #expect(try px(sun, 600, 600).w < 0.05)
+        #expect(try px(sun, 600, 600).w == 0)
+        // Without striations, outside the core: the colour's glow (R/d)² · (1 − d/Rmax), premultiplied.
+        let plain = try TestImages.filter("CISunbeamsGenerator", [
+            "inputCenter": .vector([0, 0]), "inputSunRadius": .number(10), "inputMaxStriationRadius": .number(10),
+            "inputStriationStrength": .number(0), "inputColor": .color(Color(red: 1, green: 0, blue: 0)),
+        ])
+        #expect(plain.extent == Rect(x: -100, y: -100, width: 200, height: 200))
+        let d = Float((49.5 * 49.5 + 0.25).squareRoot())
+        let glow = 100 / (d * d) * (1 - d / 100)
+        #expect(close(try px(plain, 49, 0), Pixel(glow, 0, 0, glow)))
+        // Inside the sun (d < 0.6 R) the core is white and opaque.
+        #expect(close(try px(plain, 3, 2), Pixel(1, 1, 1, 1)))
+        #expect(try px(plain, 99, 60).w == 0)  // outside the disc of radius 100
 
         // Halo with full overlap and no striation: a cos² ring from radius 50 to 100, peak 1 at radius 75.
         let halo = try TestImages.filter("CILenticularHaloGenerator", [
@@ -291,6 +320,52 @@ import Testing
         let v = Float((62.5 * 62.5 + 0.25).squareRoot() - 75) / 25
         let ring2 = cosf(v * .pi / 2) * cosf(v * .pi / 2)
         #expect(close(try px(halo, 100, 162), Pixel(ring2, ring2, ring2, ring2)))
+    }
+
+    @Test func starShineIsAColouredGlowPlusAWhiteCross() throws {
+        // Glow colour × (R/d)², cross b · [R²/(w²+u²) · R²/(w²+v²)]^1.5 · (1 − d/L)² with w = crossWidth · 10^(ε/2),
+        // b = 2.42 · e^(1.86 (crossOpacity + 2)), L = R · crossScale (fitted on Apple's iOS 7 and 13.3 renders).
+        let star = try TestImages.filter("CIStarShineGenerator", [
+            "inputCenter": .vector([0, 0]), "inputRadius": .number(10), "inputCrossScale": .number(10),
+            "inputCrossAngle": .number(0), "inputCrossWidth": .number(1), "inputEpsilon": .number(0),
+            "inputCrossOpacity": .number(-2), "inputColor": .color(Color(red: 1, green: 0, blue: 0)),
+        ])
+        #expect(star.extent.isInfinite)
+        let (u, v): (Float, Float) = (30.5, 20.5)
+        let d = (u * u + v * v).squareRoot()
+        let glow = 100 / (d * d)
+        let p = 100 / (1 + u * u) * (100 / (1 + v * v))
+        let cross = 2.42 * p * p.squareRoot() * (1 - d / 100) * (1 - d / 100)
+        #expect(close(try px(star, 30, 20), Pixel(glow + cross, cross, cross, glow + cross)))
+        // Beyond L only the glow is left; on the cross's axis the white light saturates.
+        let far = try px(star, 0, -120)
+        let farGlow = 100 / Float(0.25 + 119.5 * 119.5)
+        #expect(close(far, Pixel(farGlow, 0, 0, farGlow)))
+        let onAxis = try px(star, 40, 0)
+        #expect(onAxis.y > 1 && onAxis.w == 1)
+        // Apple's iOS 13.3 inputs (epsilon 2, crossWidth 20): no visible cross, a round glow (same at 45°).
+        let round = try TestImages.filter("CIStarShineGenerator", [
+            "inputCenter": .vector([0, 0]), "inputRadius": .number(50), "inputCrossScale": .number(3),
+            "inputCrossAngle": .number(0.78), "inputCrossWidth": .number(20), "inputEpsilon": .number(2),
+            "inputCrossOpacity": .number(1), "inputColor": Self.white,
+        ])
+        // The white part (alpha less the glow) about 80 px out, on the cross's axis (0.78 rad) and 45° off it.
+        func white(_ x: Int, _ y: Int) throws -> Float {
+            let dx = Float(x) + 0.5, dy = Float(y) + 0.5
+            return try px(round, x, y).w - 2500 / (dx * dx + dy * dy)
+        }
+        let onAxis13 = try white(57, 55), offAxis13 = try white(80, 0)
+        #expect(onAxis13 > 0.02 && abs(onAxis13 - offAxis13) < 0.003, "\(onAxis13) \(offAxis13)")
+    }
+
+    @Test func randomRepeatsEvery256Pixels() throws {
+        // Apple's noise is a 256×256 texture repeated (its iOS 7 and 13.3 renders agree and repeat at 256).
+        let noise = try Filter(named: "CIRandomGenerator").makeOutputImage()
+        let a = try TestImages.render(noise, Rect(x: 0, y: 0, width: 16, height: 8))
+        let b = try TestImages.render(noise, Rect(x: 256, y: -512, width: 16, height: 8))
+        let c = try TestImages.render(noise, Rect(x: 1, y: 0, width: 16, height: 8))
+        #expect(TestImages.maxDifference(a, b) == 0)
+        #expect(TestImages.maxDifference(a, c) > 0.1)
     }
 
     // MARK: Distance gradient and mesh

@@ -47,13 +47,17 @@ enum GeneratorFilters {
     }
 
     /// Uniform noise in each channel (16-bit resolution), a pure function of the pixel coordinate so that
-    /// tiles agree: two 32-bit integer hashes of (x, y), each split into two channels. 32-bit multiplies
-    /// vectorise with AVX2 where a 64-bit mix does not (measured 3× faster on the dev machine).
+    /// tiles agree: two 32-bit integer hashes of (x mod 256, y mod 256), each split into two channels. 32-bit
+    /// multiplies vectorise with AVX2 where a 64-bit mix does not (measured 3× faster on the dev machine).
+    /// Apple's noise is a fixed 256×256 texture repeated: its iOS 7 and iOS 13.3 renders (shared/conformance
+    /// CIRandomGenerator) are the same pixels, and each repeats exactly every 256 pixels in x and y. Its statistics,
+    /// which this matches (its pixels are Apple's, not ours to copy): each of r, g, b, a independent and uniform
+    /// over 0…1 in linear light, stored as is (premultiplied colour above alpha half the time).
     static func random(_ inputs: FilterInputs) throws -> Image {
         ColorKernel(name: "random") { span in
             let scale: Float = 1 / 65536
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
-            let row = UInt32(truncatingIfNeeded: span.y) &* 0x85EB_CA6B
+            let row = UInt32(truncatingIfNeeded: span.y & (RandomColumns.period - 1)) &* 0x85EB_CA6B
             @inline(__always) func finish(_ product: UInt32) -> UInt32 {
                 var h = product ^ row
                 h ^= h >> 15
@@ -78,7 +82,7 @@ enum GeneratorFilters {
                 return
             }
             for i in 0..<span.count {
-                let x = UInt32(truncatingIfNeeded: span.x0 + i)
+                let x = UInt32(truncatingIfNeeded: (span.x0 + i) & (RandomColumns.period - 1))
                 store(i, finish((x ^ RandomColumns.seed1) &* RandomColumns.step),
                       finish((x ^ RandomColumns.seed2) &* RandomColumns.step))
             }
@@ -92,11 +96,13 @@ enum GeneratorFilters {
 enum RandomColumns {
     static let seed1: UInt32 = 0x68E3_1DA4, seed2: UInt32 = 0xB529_7A4D, step: UInt32 = 0x9E37_79B1
     static let minX = -1024, count = 8192
-    /// Seed 1's products for x in minX..<minX + count, then seed 2's.
+    /// The texture repeats every `period` pixels in x and y, as Apple's does.
+    static let period = 256
+    /// Seed 1's products for x in minX..<minX + count (the column taken modulo the period), then seed 2's.
     nonisolated(unsafe) static let first: UnsafePointer<UInt32> = {
         let p = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * count)
         for j in 0..<count {
-            let x = UInt32(truncatingIfNeeded: minX + j)
+            let x = UInt32(truncatingIfNeeded: (minX + j) & (period - 1))
             p[j] = (x ^ seed1) &* step
             p[count + j] = (x ^ seed2) &* step
         }

@@ -14,8 +14,10 @@ enum ShapeGenerators {
         try inputs.has(key) ? try inputs.color(key) : .white
     }
 
-    /// Vertical stripes `width` pixels wide, colour 0 starting at the centre's x, colour 1 to its right.
-    /// Sharpness 1 gives an edge one pixel wide (antialiased); lower values blend over (1 − sharpness) of a stripe.
+    /// Vertical stripes `width` pixels wide with an edge at the centre's x: colour 1 in the stripe to its right,
+    /// colour 0 in the one to its left, alternating from there. Sharpness 1 gives an edge one pixel wide
+    /// (antialiased); lower values blend over (1 − sharpness) of a stripe. The phase is Apple's (shared/conformance:
+    /// iOS 13.3 centre 0 width 50, x 0…50 colour 1; iOS 7 centre 150 width 10, x 0…10 colour 0, both exact).
     static func stripes(_ inputs: FilterInputs) throws -> Image {
         let center = try inputs.point("inputCenter")
         let c0 = try inputs.color("inputColor0").workingPixel
@@ -33,9 +35,10 @@ enum ShapeGenerators {
                 let f = (x0 + Float(i)) / width
                 let fl = f.rounded(.down)
                 let t = f - fl
-                // +1 in an even stripe (colour 0), −1 in an odd one, easing to 0 at the edges.
+                // +1 in an odd stripe (colour 0), −1 in an even one (stripe 0 starts at the centre), easing to 0
+                // at the edges.
                 let parity = fl * 0.5 - (fl * 0.5).rounded(.down)  // 0 even, 0.5 odd
-                let sign = 1 - 4 * parity
+                let sign = 4 * parity - 1
                 let m = min(min(t, 1 - t) / band, 1) * sign
                 GradientFilters.mix(out, i, c1, delta, (m + 1) * 0.5)
             }

@@ -72,8 +72,10 @@ enum GradientFilters {
         }.apply(extent: .infinite, inputs: [])
     }
 
-    /// Colour 0 at the centre fading to colour 1 along a Gaussian of standard deviation radius/3, so the
-    /// mix is 99% colour 1 at the given radius.
+    /// Colour 0 at the centre fading to colour 1 at the radius, mixed in linear light with the weight of colour 0
+    /// 1 − smoothstep(0, radius, d), colour 1 beyond. Despite the name the falloff is not a Gaussian: Apple's
+    /// iOS 7 render (shared/conformance monotouch-ios7-gaussiangradient, radius 280) is this curve to the 8-bit
+    /// level (99 dB), where a Gaussian of σ = r/3 gives 25.7 dB and the best truncated Gaussian 38.7 dB.
     static func gaussian(_ inputs: FilterInputs) throws -> Image {
         let center = try inputs.point("inputCenter")
         let radius = try inputs.float("inputRadius")
@@ -82,7 +84,7 @@ enum GradientFilters {
         guard radius > 1e-3 else { return Image(color: try inputs.color("inputColor1")) }
         let delta = c0 - c1
         let cx = Float(center.x), cy = Float(center.y)
-        let k = -4.5 / (radius * radius)  // −1 / (2σ²) with σ = radius / 3
+        let inverse = 1 / radius
         return ColorKernel(name: "gaussianGradient") { span in
             let out = span.out
             let dy = Float(span.y) + 0.5 - cy
@@ -90,7 +92,8 @@ enum GradientFilters {
             let x0 = Float(span.x0) + 0.5 - cx
             for i in 0..<span.count {
                 let dx = x0 + Float(i)
-                mix(out, i, c1, delta, expf(k * (dx * dx + dy2)))
+                let t = min((dx * dx + dy2).squareRoot() * inverse, 1)
+                mix(out, i, c1, delta, 1 - t * t * (3 - 2 * t))
             }
         }.apply(extent: .infinite, inputs: [])
     }
