@@ -355,7 +355,7 @@ import Testing
                 let alpha = p.w, inv = 1 / alpha
                 let s = SIMD3(p.x * inv, p.y * inv, p.z * inv)
                 let luma = s.x * w.x + s.y * w.y + s.z * w.z
-                let c = s.indices.map { ((luma + (s[$0] - luma) * saturation + brightness - 0.5) * contrast + 0.5) * alpha }
+                let c = s.indices.map { ((luma + (s[$0] - luma) * saturation - 0.5) * contrast + 0.5 + brightness) * alpha }
                 #expect(out.pixel(x: x, y: y) == Pixel(c[0], c[1], c[2], alpha), "pixel \(x), \(y)")
             }
         }
