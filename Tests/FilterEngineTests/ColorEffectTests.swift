@@ -239,7 +239,8 @@ import Testing
         // Noir: red light, blue dark (Apple's iOS 7 render: red petals near white).
         let primaries = TestImages.make(width: 2, height: 1) { x, _ in x == 0 ? Pixel(1, 0, 0, 1) : Pixel(0, 0, 1, 1) }
         let out = try Self.apply("CIPhotoEffectNoir", primaries)
-        #expect(try TestImages.pixel(out, x: 0, y: 0).x > 0.7 && TestImages.pixel(out, x: 1, y: 0).x < 0.05)
+        let red = try TestImages.pixel(out, x: 0, y: 0), blue = try TestImages.pixel(out, x: 1, y: 0)
+        #expect(red.x > 0.7 && blue.x < 0.05)
     }
 
     @Test func extrapolateCarriesExtendedRangeThrough() throws {
