@@ -212,7 +212,8 @@ import Testing
         let c = Pixel(0.2, 0.4, 0.6, 1)
         let image = TestImages.make(width: 64, height: 48) { _, _ in c }
         let out = try TestImages.filter("CITriangleKaleidoscope", ["inputImage": .image(image),
-            "inputPoint": .vector([32.5, 24.5]), "inputSize": .number(30), "inputDecay": .number(0.5)])
+            "inputPoint": .vector([32.5, 24.5]), "inputSize": .number(30), "inputDecay": .number(0.5),
+            "inputRotation": .number(0)])
         #expect(out.extent.isInfinite)
         #expect(close(try TestImages.pixel(out, x: 32, y: 24), c))
         // Along the axis to the right: the central triangle's side at offset 10, a line of the second family at
