@@ -14,8 +14,8 @@ extension DistortionFilters {
     /// 44.7 dB over the whole 753×572 output. Whether the square root's exponent is fixed or follows the scale
     /// cannot be told from one scale; fixed is assumed. Extent: the input rectangle, grown half a pixel, mapped
     /// forwards (v ↦ u) and made whole pixels; this gives Apple's −10,−27, 753×572 exactly. Scales outside
-    /// [0, 1] fold the plane (v is not monotone), so their extent is the square holding every output point that
-    /// reads a source point within the input's reach.
+    /// [0, 1] fold the plane (v is not monotone; no render shows them): above 1 the output stops at the fold,
+    /// below 0 it is the square holding every output point that reads within the input's reach.
     static func pinch(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let center = try inputs.point("inputCenter")
