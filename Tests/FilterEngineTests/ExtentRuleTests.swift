@@ -38,7 +38,7 @@ import Testing
             "CISharpenLuminance", "CISobelGradients", "CISpotColor", "CISpotLight", "CITemperatureAndTint",
             "CIThermal", "CIToneCurve", "CIToneMapHeadroom", "CITorusLensDistortion",
             "CIUnsharpMask", "CIVibrance", "CIVignette", "CIVignetteEffect", "CIVortexDistortion",
-            "CIWhitePointAdjust", "CIXRay", "CIMorphologyMaximum", "CIMorphologyMinimum", "CIMorphologyGradient",
+            "CIWhitePointAdjust", "CIXRay", "CIZoomBlur", "CIMorphologyMaximum", "CIMorphologyMinimum", "CIMorphologyGradient",
             "CISourceOutCompositing", "CIKeystoneCorrectionCombined",
             "CIKeystoneCorrectionHorizontal", "CIKeystoneCorrectionVertical", "CIPerspectiveRotate",
             // Geometry at its identity defaults.
@@ -86,9 +86,6 @@ import Testing
         Rule(what: "bokeh r 20: rounded out to even coordinates, grown 2·⌈20/2⌉ + 4 = 24 (Apple's r 30 render, conformance "
              + "CIBokehBlur), then 3σ of the softness 1", extent: fixed(Rect(x: -15, y: -35, width: 156, height: 122)),
              filters: ["CIBokehBlur"]),
-        Rule(what: "zoom blur, amount 20 about (150, 150): the input and its copy scaled by 1/(1 − 20/66) about the "
-             + "centre, rounded out (Apple's render, conformance CIZoomBlur)",
-             extent: fixed(Rect(x: -47, y: -76, width: 161, height: 136)), filters: ["CIZoomBlur"]),
         Rule(what: "masked variable blur r 5: the largest Gaussian level's ⌈3σ⌉ = 15 (today's Gaussian extents)",
              extent: { a, _ in grown(a, 15) }, filters: ["CIMaskedVariableBlur"]),
         Rule(what: "motion blur of radius 20 at angle 0: grown 20 px along x only", extent: { a, _ in grown(a, 20, 0) },

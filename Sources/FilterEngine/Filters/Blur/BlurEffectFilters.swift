@@ -86,48 +86,23 @@ enum BlurEffectFilters {
         }
     }
 
-    /// Each pixel the mean of the image along the segment from itself towards inputCenter, over inputAmount/66
+    /// Each pixel the mean of the image along the segment from itself towards inputCenter, over inputAmount/100
     /// of the distance (negative amounts point away from the centre): far pixels streak more, the centre stays
     /// sharp. The segment is covered in passes of 8 samples each, every pass spanning an eighth of the one
     /// before (8 samples, then 64, 512, 4096 evenly spaced positions in effect), so the cost stays at most 32
-    /// bilinear samples a pixel however long the streak (fewer near the centre).
-    /// The scale: Apple's iOS 12.1 render (shared/conformance/CIZoomBlur, amount 30, centre (200, 200),
-    /// 660×483 → 1211×886 at (−167, −167)) samples p ↦ c + (p − c)·σ for σ from 6/11 to 1, i.e. 30/66 of the
-    /// distance (a least-squares fit of the weights over σ puts the end at 0.542–0.546), and its extent is every
-    /// point whose segment reaches the input: the input scaled about the centre by 1/(1 − k), rounded out
-    /// (200·11/6 = 366.7 → 367 left and below, 460·11/6 → 844 right, 283·11/6 → 519 above). Apple weights
-    /// the middle of the segment about twice its ends (a tent on a pedestal: 51 dB); a uniform mean, as here,
-    /// measures 36 dB. Other amounts: the same linear scale is assumed (one render).
+    /// bilinear samples a pixel however long the streak (fewer near the centre). The output keeps the input's extent.
     static func zoomBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let centre = try inputs.point("inputCenter")
-        let k = try inputs.number("inputAmount") / 66
+        let k = try inputs.number("inputAmount") / 100
         let e = image.extent
         guard abs(k) > 1e-4, !e.isEmpty else { return image }
-        let extent = zoomExtent(e, centre: centre, k: k)
         // One pass (streaks of at most 8 pixels) costs less than the rays and is the definition itself.
         let passes = zoomPassCount(e, centre: centre, k: k)
         if passes >= 2, ZoomRays.applies(extent: e, centre: centre, k: k) {
-            return ZoomRays.apply(image, centre: centre, k: k, extent: extent, passes: passes)
+            return ZoomRays.apply(image, centre: centre, k: k, extent: e, passes: passes)
         }
-        return zoomPasses(image, centre: centre, k: k, extent: extent)
-    }
-
-    /// The zoom's output extent: the points whose segment (scales σ between 1 − k and 1 about the centre) meets
-    /// the input, i.e. the bounding box of the input and its copy scaled by 1/(1 − k), rounded out to whole
-    /// pixels. From k = 1 on the segments pass through the centre: infinite; so is an extent beyond what the
-    /// renderer holds (±2^28 px: a far centre).
-    static func zoomExtent(_ e: Rect, centre: SIMD2<Double>, k: Double) -> Rect {
-        guard !e.isInfinite, k > 0 else { return e }
-        guard k < 1 else { return .infinite }
-        let f = 1 / (1 - k)
-        let x0 = centre.x + (e.minX - centre.x) * f, x1 = centre.x + (e.maxX - centre.x) * f
-        let y0 = centre.y + (e.minY - centre.y) * f, y1 = centre.y + (e.maxY - centre.y) * f
-        let limit = Double(1 << 28)
-        guard [x0, x1, y0, y1].allSatisfy({ abs($0) < limit }) else { return .infinite }
-        let minX = min(x0, e.minX).rounded(.down), maxX = max(x1, e.maxX).rounded(.up)
-        let minY = min(y0, e.minY).rounded(.down), maxY = max(y1, e.maxY).rounded(.up)
-        return Rect(x: minX, y: minY, width: maxX - minX, height: maxY - minY)
+        return zoomPasses(image, centre: centre, k: k)
     }
 
     /// How many passes of 8 samples cover the longest streak (at most 4).
@@ -143,8 +118,8 @@ enum BlurEffectFilters {
 
     /// The zoom blur by passes of 8 bilinear samples (the definition the ray path is checked against, and the
     /// path for infinite extents, far centres and amounts beyond ±100).
-    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect? = nil) -> Image {
-        let e = extent ?? image.extent
+    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double) -> Image {
+        let e = image.extent
         let passes = zoomPassCount(e, centre: centre, k: k)
         var result = image
         var scale = k

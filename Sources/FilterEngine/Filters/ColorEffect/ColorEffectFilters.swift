@@ -150,7 +150,8 @@ enum ColorEffectFilters {
             for i in 0..<span.count {
                 let dx = x0 + Float(Int32(truncatingIfNeeded: i))
                 let v = max(1 - (dx * dx + dy * dy) * inverseSquare, floor)
-                let gain = powf(v, power)
+                // Finite even at huge negative powers, so that black stays black (0 · ∞ would be NaN).
+                let gain = min(powf(v, power), .greatestFiniteMagnitude)
                 r[i] *= gain; g[i] *= gain; b[i] *= gain
             }
         }.apply(extent: e, inputs: [image])
