@@ -51,13 +51,13 @@ public enum PixelEncoding {
     static func encodeAlphaAboveOne(_ row: PlanarRow, count: Int, into out: UnsafeMutablePointer<UInt8>) {
         let (r, g, b, a) = (row.r, row.g, row.b, row.a)
         for i in 0..<count where a[i] > 1 {
-            let alpha = a[i]
-            let inv = 1 / alpha
-            for (c, channel) in [r, g, b].enumerated() {
-                let v = ColorMath.clamp01(ColorMath.sRGB(fromLinear: channel[i] * inv)) * alpha
+            let alpha = a[i], inv = 1 / alpha
+            func byte(_ linear: Float) -> UInt8 {
+                let v = ColorMath.clamp01(ColorMath.sRGB(fromLinear: linear * inv)) * alpha
                 // NaN (from a NaN colour or an infinite alpha) writes 0, never traps.
-                out[4 * i + c] = v >= 1 ? 255 : v > 0 ? UInt8(v * 255 + 0.5) : 0
+                return v >= 1 ? 255 : v > 0 ? UInt8(v * 255 + 0.5) : 0
             }
+            out[4 * i] = byte(r[i]); out[4 * i + 1] = byte(g[i]); out[4 * i + 2] = byte(b[i])
         }
     }
 

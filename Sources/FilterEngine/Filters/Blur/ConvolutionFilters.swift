@@ -39,26 +39,18 @@ enum ConvolutionFilters {
             guard inputs.coreImageVersion < CoreImageVersion(8, 3) else {
                 return BlurStages.convolve(image, weights: weights, columns: columns, rows: rows, bias: bias, keepAlpha: rgb)
             }
-            let convolved = BlurStages.convolve(encoded(image), weights: weights, columns: columns, rows: rows,
+            let convolved = BlurStages.convolve(sRGB(image, encode: true), weights: weights, columns: columns, rows: rows,
                                                 bias: bias, keepAlpha: rgb)
-            return decoded(convolved)
+            return sRGB(convolved, encode: false)
         }
     }
 
-    /// Straight colour sRGB-encoded, premultiplied again (the iOS 7 space of these sums).
-    static func encoded(_ image: Image) -> Image {
-        ColorKernel(name: "linearToSRGB") { span in
+    /// The straight colour sRGB-encoded (or, with `encode` false, decoded back to linear), premultiplied again:
+    /// the iOS 7 space of these sums and the way back from it.
+    static func sRGB(_ image: Image, encode: Bool) -> Image {
+        ColorKernel(name: encode ? "linearToSRGB" : "sRGBToLinear") { span in
             SpanColor.unpremultiply(span.out, span.count)
-            SpanColor.encodeSRGB(span.out, span.count)
-            SpanColor.premultiply(span.out, span.count)
-        }.apply(extent: image.extent, inputs: [image])
-    }
-
-    /// The inverse of `encoded`: back to linear working values.
-    static func decoded(_ image: Image) -> Image {
-        ColorKernel(name: "sRGBToLinear") { span in
-            SpanColor.unpremultiply(span.out, span.count)
-            SpanColor.decodeSRGB(span.out, span.count)
+            if encode { SpanColor.encodeSRGB(span.out, span.count) } else { SpanColor.decodeSRGB(span.out, span.count) }
             SpanColor.premultiply(span.out, span.count)
         }.apply(extent: image.extent, inputs: [image])
     }
