@@ -259,18 +259,29 @@ import Testing
 
     // MARK: Motion, zoom
 
-    @Test func motionBlurAveragesAlongItsDirection() throws {
-        // A vertical white line, blurred horizontally by radius 3: 7 samples a pixel apart, one of them on the line.
+    @Test func motionBlurIsAGaussianAlongItsDirection() throws {
+        // A vertical white line, blurred horizontally by radius (σ) 3: Gaussian weights one pixel apart over ±9.
         let image = TestImages.make(width: 21, height: 9) { x, _ in x == 10 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
         let out = try TestImages.filter("CIMotionBlur", ["inputImage": .image(image), "inputRadius": .number(3)])
-        #expect(out.extent == Rect(x: -3, y: 0, width: 27, height: 9))
-        for x in 7...13 { #expect(close(try TestImages.pixel(out, x: x, y: 4), Pixel(1, 1, 1, 7) / 7), "x \(x)") }
-        #expect(close(try TestImages.pixel(out, x: 14, y: 4), Pixel(0, 0, 0, 1)))
-        // At a right angle the line is unchanged.
+        #expect(out.extent == Rect(x: -9, y: 0, width: 39, height: 9))
+        let weights = (-9...9).map { exp(-Double($0 * $0) / 18) }, total = weights.reduce(0, +)
+        for d in -9...9 {
+            let w = Float(weights[d + 9] / total)
+            #expect(close(try TestImages.pixel(out, x: 10 + d, y: 4), Pixel(w, w, w, 1), tolerance: 1e-5), "offset \(d)")
+        }
+        // iOS 9–12 declared 6σ along the line, rounded to the pyramid level (none at σ 3): 18 px each side here.
+        let filter = try Filter(named: "CIMotionBlur")
+        filter.coreImageVersion = CoreImageVersion(12)
+        try filter.setValue(.image(image), forKey: "inputImage")
+        try filter.setValue(.number(3), forKey: "inputRadius")
+        #expect(try filter.makeOutputImage().extent == Rect(x: -18, y: 0, width: 57, height: 9))
+        // At a right angle the line keeps its colour; the weights past the image's 9 rows read transparent.
         let along = try TestImages.filter("CIMotionBlur", ["inputImage": .image(image), "inputRadius": .number(3),
                                                            "inputAngle": .number(Double.pi / 2)])
-        #expect(close(try TestImages.pixel(along, x: 10, y: 4), Pixel(1, 1, 1, 1), tolerance: 1e-3))
-        #expect(close(try TestImages.pixel(along, x: 9, y: 4), Pixel(0, 0, 0, 1), tolerance: 1e-3))
+        #expect(along.extent == Rect(x: 0, y: -9, width: 21, height: 27))
+        let a = Float(weights[5...13].reduce(0, +) / total)
+        #expect(close(try TestImages.pixel(along, x: 10, y: 4), Pixel(a, a, a, a), tolerance: 1e-5))
+        #expect(close(try TestImages.pixel(along, x: 9, y: 4), Pixel(0, 0, 0, a), tolerance: 1e-5))
     }
 
     @Test func zoomBlurKeepsTheCentreAndIdentityAtZero() throws {
@@ -279,17 +290,19 @@ import Testing
         let zero = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputAmount": .number(0)])
         #expect(TestImages.maxDifference(try Self.render(zero, image.extent), source) == 0)
         let out = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector([30.5, 20.5]),
-                                                       "inputAmount": .number(50)])
-        #expect(out.extent == image.extent)
+                                                       "inputAmount": .number(33)])
+        // Amount 33: k = 33/66 = 0.5, the extent doubles about the centre (−30.5 → −31, 97.5 → 98, −20.5, 75.5).
+        #expect(out.extent == Rect(x: -31, y: -21, width: 129, height: 97))
         #expect(close(try TestImages.pixel(out, x: 30, y: 20), source.pixel(x: 30, y: 20)))
         // On a ramp linear in x, bilinear samples are exact and the mean is the ramp at the mean position. The
-        // farthest corner is ~44 px away, so k = 0.5 gives a 22 px streak: two passes, k1 = 0.5 and k2 = 0.5/8.
+        // farthest corner of the output is ~87 px away, so k = 0.5 (amount 33) gives a 44 px streak: two passes,
+        // k1 = 0.5 and k2 = 0.5/8.
         // For the pixel 10 right of the centre the second pass spans 0.625 px: 2 samples, mean fraction 1/4;
         // the first pass spans ~5 px at both of those samples: 6 samples, mean fraction 2.5/6. On average the
         // pixel moves 10·(k2·m2 + (1 − k2·m2)·k1·m1) towards the centre.
         let ramp = TestImages.make(width: 64, height: 48) { x, _ in Pixel(Float(x) / 64, 0.5, 0.5, 1) }
         let zoomed = try TestImages.filter("CIZoomBlur", ["inputImage": .image(ramp), "inputCenter": .vector([30.5, 20.5]),
-                                                          "inputAmount": .number(50)])
+                                                          "inputAmount": .number(33)])
         let m1 = 2.5 / 6, m2 = 0.25, k1 = 0.5, k2 = 0.5 / 8
         let position = 40.5 - 10 * (k2 * m2 + (1 - k2 * m2) * k1 * m1)
         let expected = Float((position - 0.5) / 64)
@@ -367,7 +380,8 @@ import Testing
     }
 
     /// The extents of Apple's iOS 12.1 renders (shared/conformance), from the inputs' sizes alone: disc r 20,
-    /// bokeh r 30, masked variable blur r 20 under iOS 12 (and today's).
+    /// bokeh r 30, zoom (amount 30 about (200, 200)), motion r 20 at angle 3 and masked variable blur r 20 under
+    /// iOS 12 (and today's).
     @Test func blurExtentsOfApplesRenders() throws {
         let photo = Rect(x: 0, y: 0, width: 660, height: 483)
         #expect(BlurStages.grow(photo, 22, 22) == Rect(x: -22, y: -22, width: 704, height: 527))
@@ -378,6 +392,15 @@ import Testing
                                                           "inputRingAmount": .number(1), "inputRingSize": .number(7),
                                                           "inputSoftness": .number(0)])
         #expect(bokeh.extent == Rect(x: -34, y: -34, width: 728, height: 552))
+        let zoom = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector([200, 200]),
+                                                        "inputAmount": .number(30)])
+        #expect(zoom.extent == Rect(x: -167, y: -167, width: 1211, height: 886))
+        let motion = try Filter(named: "CIMotionBlur")
+        motion.coreImageVersion = CoreImageVersion(12)
+        try motion.setValue(.image(image), forKey: "inputImage")
+        try motion.setValue(.number(20), forKey: "inputRadius")
+        try motion.setValue(.number(3), forKey: "inputAngle")
+        #expect(try motion.makeOutputImage().extent == Rect(x: -120, y: -16, width: 900, height: 515))
         let mask = TestImages.make(width: 1000, height: 562) { _, _ in Pixel(1, 1, 1, 1) }
         for (version, expected) in [(CoreImageVersion(12), Rect(x: -192, y: -192, width: 1088, height: 896)),
                                     (.current, Rect(x: -60, y: -60, width: 780, height: 603))] {

@@ -38,12 +38,6 @@ enum ExpectedConformanceFailures {
             10.4 dB: rule not found (iOS 7): Apple shows the target through a grid of elliptical holes; ours \
             is a rotated checker of rectangles
             """),
-        "CIMotionBlur/8F900408-0EA0-4CD1-AABB-85968941395A": (0, """
-            700×489 where Apple's is 900×515: rule measured, not built yet: Apple weighs the line by a \
-            Gaussian of σ ≈ radius (45 dB inside the image against 28.8 for our mean along the segment), grows \
-            the extent 120 px in x and 16 in y (no rule from r·|cos|, r·|sin| gives both), and leaves a haze \
-            of alpha 8–40/255 outside the picture
-            """),
         "CIPageCurlTransition/F2E76407-1669-4724-A32B-6931D6287CDF": (0, """
             1500×1500 where Apple's is 2617×1814: not attempted yet: at t 0.994 Apple's page is almost turned \
             and the curled page sticks out beyond the image (extent 2617×1814); ours still shows the source \
@@ -82,14 +76,6 @@ enum ExpectedConformanceFailures {
             21.0 dB: rule not found. Apple's render mixes each pixel towards the mean of its linear R, G, B \
             (not luma), with a weight that follows the sRGB HSV saturation (about 0.85 fully saturated, 0.64 \
             at 0.47) and falls to about 0.15 for skin hues (20°–35°); the exact curve is unknown
-            """),
-        "CIZoomBlur/610AA2D1-ECFB-45E8-BB3F-EAB5B69CFE3E": (0, """
-            660×483 where Apple's is 1211×886: rule measured, not yet built safely: Apple samples p ↦ c + (p − \
-            c)·σ for σ from 1 − amount/66 to 1 (the end at 0.542–0.546 for amount 30) and its extent is every \
-            point whose streak reaches the input (the input scaled by 1/(1 − k) about the centre: exactly \
-            1211×886, 37.0 dB with a uniform mean); built on a branch, but amounts past 66 (inside the \
-            slider's range) then make the extent and the passes' intermediates unbounded, so it waits for a \
-            bounded form; ours keeps the input's extent and amount/100
             """),
     ]
 }

@@ -38,7 +38,7 @@ import Testing
             "CISharpenLuminance", "CISobelGradients", "CISpotColor", "CISpotLight", "CITemperatureAndTint",
             "CIThermal", "CIToneCurve", "CIToneMapHeadroom", "CITorusLensDistortion",
             "CIUnsharpMask", "CIVibrance", "CIVignette", "CIVignetteEffect", "CIVortexDistortion",
-            "CIWhitePointAdjust", "CIXRay", "CIZoomBlur", "CIMorphologyMaximum", "CIMorphologyMinimum", "CIMorphologyGradient",
+            "CIWhitePointAdjust", "CIXRay", "CIMorphologyMaximum", "CIMorphologyMinimum", "CIMorphologyGradient",
             "CISourceOutCompositing", "CIKeystoneCorrectionCombined",
             "CIKeystoneCorrectionHorizontal", "CIKeystoneCorrectionVertical", "CIPerspectiveRotate",
             // Geometry at its identity defaults.
@@ -88,7 +88,10 @@ import Testing
              filters: ["CIBokehBlur"]),
         Rule(what: "masked variable blur r 5: the largest Gaussian level's ⌈3σ⌉ = 15 (today's Gaussian extents)",
              extent: { a, _ in grown(a, 15) }, filters: ["CIMaskedVariableBlur"]),
-        Rule(what: "motion blur of radius 20 at angle 0: grown 20 px along x only", extent: { a, _ in grown(a, 20, 0) },
+        Rule(what: "zoom blur, amount 20 about (150, 150): the input and its copy scaled by 1/(1 − 20/66) about the "
+             + "centre, rounded out (Apple's render, conformance CIZoomBlur)",
+             extent: fixed(Rect(x: -47, y: -76, width: 161, height: 136)), filters: ["CIZoomBlur"]),
+        Rule(what: "motion blur of radius (σ) 20 at angle 0: grown 3σ = 60 px along x only", extent: { a, _ in grown(a, 60, 0) },
              filters: ["CIMotionBlur"]),
         Rule(what: "rectangle maximum and minimum 5×5: 2 px a side (the disc minimum grows as the maximum, conformance "
              + "CIMorphologyMinimum)", extent: { a, _ in grown(a, 2) },

@@ -26,10 +26,15 @@ extension SpeedPathTests {
         let rays = ZoomRays.apply(photo, centre: centre, k: k, extent: e,
                                   passes: BlurEffectFilters.zoomPassCount(e, centre: centre, k: k))
         let passes = BlurEffectFilters.zoomPasses(photo, centre: centre, k: k)
-        // The filter takes the rays here.
+        // The filter takes the rays here (its k is inputAmount / 66, over the grown extent).
+        let filterAmount = amount * 0.66, filterK = filterAmount / 66
         let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(photo), "inputCenter": .vector([centre.x, centre.y]),
-                                                            "inputAmount": .number(amount)])
-        #expect(TestImages.maxDifference(try TestImages.render(filtered), try TestImages.render(rays)) == 0)
+                                                            "inputAmount": .number(filterAmount)])
+        let grownRays = ZoomRays.apply(photo, centre: centre, k: filterK,
+                                       extent: BlurEffectFilters.zoomExtent(e, centre: centre, k: filterK),
+                                       passes: BlurEffectFilters.zoomPassCount(e, centre: centre, k: filterK))
+        #expect(filtered.extent == grownRays.extent)
+        #expect(TestImages.maxDifference(try TestImages.render(filtered), try TestImages.render(grownRays)) == 0)
         let value = try Self.psnr(rays, passes, rect: e)
         #expect(value >= 45, "PSNR \(value) dB")
     }
@@ -98,10 +103,14 @@ extension SpeedPathTests {
     @Test func zoomBeyondTheRaysTakesThePasses() throws {
         let image = Self.pattern(width: 60, height: 40)
         // Amount 35 and -60 beyond the rays; 1e5 too far; amount 1 here streaks under 8 pixels (one pass).
+        // (k = amount / 66.)
         for (centre, amount) in [([30.0, 20.0], 35.0), ([30, 20], -60), ([1e5, 20], 10), ([30, 20], 1)] {
             let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector(centre),
                                                                 "inputAmount": .number(amount)])
-            let passes = BlurEffectFilters.zoomPasses(image, centre: SIMD2(centre[0], centre[1]), k: amount / 100)
+            let c = SIMD2(centre[0], centre[1]), k = amount / 66
+            let passes = BlurEffectFilters.zoomPasses(image, centre: c, k: k,
+                                                      extent: BlurEffectFilters.zoomExtent(image.extent, centre: c, k: k))
+            #expect(filtered.extent == passes.extent)
             #expect(TestImages.maxDifference(try TestImages.render(filtered), try TestImages.render(passes)) == 0)
         }
         #expect(!ZoomRays.applies(extent: .infinite, centre: SIMD2(0, 0), k: 0.1))

@@ -198,26 +198,27 @@ enum BlurStages {
         return kernel.apply(extent: grow(image.extent, rx, ry), inputs: [image])
     }
 
-    /// The taps of a line blur: `samples` bilinear samples along t·(dx, dy), t evenly spaced in -1...1, each
-    /// spread over its four neighbouring pixels. The bilinear weights are the same for every pixel, so the
-    /// blur is a fixed stencil.
-    static func lineTaps(dx: Double, dy: Double, samples: Int) -> [(dx: Int, dy: Int, weight: Float)] {
-        let n = max(samples, 1)
+    /// Gaussian weights of σ along the direction (cos, sin), one sample a pixel apart over ±⌈3σ⌉, each sample
+    /// spread over its four pixels with bilinear weights; the weights sum to 1.
+    static func lineTaps(sigma: Double, cos: Double, sin: Double) -> [(dx: Int, dy: Int, weight: Float)] {
+        let reach = Int((3 * sigma).rounded(.up))
         var weights: [SIMD2<Int>: Double] = [:]
-        for k in 0..<n {
-            let t = n == 1 ? 0 : -1 + 2 * Double(k) / Double(n - 1)
-            let sx = t * dx, sy = t * dy
+        var total = 0.0
+        for k in -reach...reach {
+            let t = Double(k), g = exp(-t * t / (2 * sigma * sigma))
+            total += g
+            let sx = t * cos, sy = t * sin
             let fx = sx.rounded(.down), fy = sy.rounded(.down)
             let ax = sx - fx, ay = sy - fy
             let ix = Int(fx), iy = Int(fy)
             for (ox, oy, w) in [(0, 0, (1 - ax) * (1 - ay)), (1, 0, ax * (1 - ay)), (0, 1, (1 - ax) * ay), (1, 1, ax * ay)]
             where w > 1e-9 {
-                weights[SIMD2(ix + ox, iy + oy), default: 0] += w / Double(n)
+                weights[SIMD2(ix + ox, iy + oy), default: 0] += w * g
             }
         }
         // In a fixed order: a dictionary's order changes from run to run, and with it the order of the float sums
         // (the 8-bit output then differed by one level at a few pixels between runs).
-        return weights.map { (dx: $0.key.x, dy: $0.key.y, weight: Float($0.value)) }
+        return weights.map { (dx: $0.key.x, dy: $0.key.y, weight: Float($0.value / total)) }
             .sorted { ($0.dy, $0.dx) < ($1.dy, $1.dx) }
     }
 
