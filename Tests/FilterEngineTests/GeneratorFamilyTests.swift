@@ -371,6 +371,32 @@ import Testing
         #expect(zip(a, c).map { p, q in (0..<4).map { abs(p[$0] - q[$0]) }.max()! }.max()! > 0.1)
     }
 
+    @Test func randomIsTheCLibraryRandomSeeded42() throws {
+        // The C library's random() unseeded (seed 1) starts 1804289383, 846930886, 1681692777: their low bytes.
+        #expect(RandomTexture.randomBytes(seed: 1, count: 3) == [0x67, 0xC6, 0x69])
+        // After srandom(42) the low bytes run 70, 100, 49, 41, 100, 134, 237, 156: the top row's (y 255) first
+        // two pixels, alpha first; each byte k is the value k / 255, colour above alpha kept as is.
+        let noise = try Filter(named: "CIRandomGenerator").makeOutputImage()
+        #expect(close(try px(noise, 0, 255), Pixel(100, 49, 41, 70) / 255))
+        #expect(close(try px(noise, 1, 255), Pixel(134, 237, 156, 100) / 255))
+        #expect(close(try px(noise, 0, -1), Pixel(100, 49, 41, 70) / 255))  // one period down
+        #expect(close(try px(noise, -255, 511), Pixel(134, 237, 156, 100) / 255))
+    }
+
+    @Test func striationsReadTheNoiseTextureAroundACircle() throws {
+        // Halo at full overlap, strength 1, contrast 1: alpha = ring × n. At time 1 the circle's centre is
+        // (158, 128) in the texture; straight right of the halo's centre the read is at (208, 128), texel
+        // centres at whole + ½: the mean of the red bytes 92, 92, 105, 245 at x 207…208, y 127…128.
+        let halo = try TestImages.filter("CILenticularHaloGenerator", [
+            "inputCenter": .vector([100, 100.5]), "inputHaloRadius": .number(50), "inputHaloWidth": .number(50),
+            "inputHaloOverlap": .number(1), "inputStriationStrength": .number(1), "inputStriationContrast": .number(1),
+            "inputTime": .number(1), "inputColor": Self.white,
+        ])
+        let n: Float = (92 + 92 + 105 + 245) / 4 / 255
+        let ring = cosf(0.01 * .pi) * cosf(0.01 * .pi)  // 74.5 px out: u = −0.02
+        #expect(abs(try px(halo, 174, 100).w - ring * n) < 1e-4)
+    }
+
     // MARK: Distance gradient and mesh
 
     @Test func distanceGradientKnownPixels() throws {

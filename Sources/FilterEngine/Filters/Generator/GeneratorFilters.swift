@@ -46,65 +46,74 @@ enum GeneratorFilters {
         }.apply(extent: .infinite, inputs: [])
     }
 
-    /// Uniform noise in each channel (16-bit resolution), a pure function of the pixel coordinate so that
-    /// tiles agree: two 32-bit integer hashes of (x mod 256, y mod 256), each split into two channels. 32-bit
-    /// multiplies vectorise with AVX2 where a 64-bit mix does not (measured 3× faster on the dev machine).
-    /// Apple's noise is a fixed 256×256 texture repeated: its iOS 7 and iOS 13.3 renders (shared/conformance
-    /// CIRandomGenerator) are the same pixels, and each repeats exactly every 256 pixels in x and y. Its statistics,
-    /// which this matches (its pixels are Apple's, not ours to copy): each of r, g, b, a independent and uniform
-    /// over 0…1 in linear light, stored as is (premultiplied colour above alpha half the time).
+    /// Apple's noise: one 256×256 texture of bytes repeated over the plane (its iOS 7 and iOS 13.3 renders,
+    /// shared/conformance CIRandomGenerator, are the same pixels with period 256 in x and y). The texture is the
+    /// C library's additive-feedback `random()` after `srandom(42)` (glibc's algorithm, which BSD/macOS share for
+    /// this seed), one call per byte, each byte the call's low 8 bits: pixels in rows from the top row down
+    /// (Core Image y 255 first), left to right, each pixel alpha then red, green, blue (ARGB). Every byte k is
+    /// the linear value k/255, stored as is: colour is above alpha about half the time. Found by matching the
+    /// renders' alpha, which the PNG holds exactly: all 65536 alpha bytes agree, and the colours are the ones
+    /// these bytes give through the PNG's un-premultiplied 8-bit encoding (99.6 % of bytes exact, the rest one
+    /// level off from the two roundings of that encoding).
     static func random(_ inputs: FilterInputs) throws -> Image {
         ColorKernel(name: "random") { span in
-            let scale: Float = 1 / 65536
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
-            let row = UInt32(truncatingIfNeeded: span.y & (RandomColumns.period - 1)) &* 0x85EB_CA6B
-            @inline(__always) func finish(_ product: UInt32) -> UInt32 {
-                var h = product ^ row
-                h ^= h >> 15
-                h &*= 0x2C1B_3C6D
-                h ^= h >> 13
-                h &*= 0x297A_2D39
-                return h ^ (h >> 16)
-            }
-            @inline(__always) func store(_ i: Int, _ h1: UInt32, _ h2: UInt32) {
-                // Signed conversions of 16-bit halves (they vectorise; unsigned ones do not).
-                r[i] = Float(Int32(bitPattern: h1 & 0xFFFF)) * scale
-                g[i] = Float(Int32(bitPattern: h1 >> 16)) * scale
-                b[i] = Float(Int32(bitPattern: h2 & 0xFFFF)) * scale
-                a[i] = Float(Int32(bitPattern: h2 >> 16)) * scale
-            }
-            let o = span.x0 - RandomColumns.minX
-            if o >= 0, o + span.count <= RandomColumns.count {
-                let p1 = RandomColumns.first + o, p2 = p1 + RandomColumns.count
-                for i in 0..<span.count {
-                    store(i, finish(p1[i]), finish(p2[i]))
-                }
-                return
-            }
+            let texture = RandomTexture.planes
+            let row = (span.y & (RandomTexture.size - 1)) * RandomTexture.size
+            let (tr, tg, tb, ta) = (texture + row, texture + RandomTexture.plane + row,
+                                    texture + 2 * RandomTexture.plane + row, texture + 3 * RandomTexture.plane + row)
+            let mask = RandomTexture.size - 1
             for i in 0..<span.count {
-                let x = UInt32(truncatingIfNeeded: (span.x0 + i) & (RandomColumns.period - 1))
-                store(i, finish((x ^ RandomColumns.seed1) &* RandomColumns.step),
-                      finish((x ^ RandomColumns.seed2) &* RandomColumns.step))
+                let x = (span.x0 + i) & mask
+                r[i] = tr[x]; g[i] = tg[x]; b[i] = tb[x]; a[i] = ta[x]
             }
         }.apply(extent: .infinite, inputs: [])
     }
 }
 
-/// The random generator's first hash step, (x ^ seed) · step, depends on the column only: read from a table for
-/// the usual columns instead of two of its six vector multiplies a pixel (perf, bench case a on one thread: the
-/// kernel 383 → 259 samples). Built once, 64 KiB, never written after.
-enum RandomColumns {
-    static let seed1: UInt32 = 0x68E3_1DA4, seed2: UInt32 = 0xB529_7A4D, step: UInt32 = 0x9E37_79B1
-    static let minX = -1024, count = 8192
-    /// The texture repeats every `period` pixels in x and y, as Apple's does.
-    static let period = 256
-    /// Seed 1's products for x in minX..<minX + count (the column taken modulo the period), then seed 2's.
-    nonisolated(unsafe) static let first: UnsafePointer<UInt32> = {
-        let p = UnsafeMutablePointer<UInt32>.allocate(capacity: 2 * count)
-        for j in 0..<count {
-            let x = UInt32(truncatingIfNeeded: (minX + j) & (period - 1))
-            p[j] = (x ^ seed1) &* step
-            p[count + j] = (x ^ seed2) &* step
+/// The random generator's texture, built once (1 MiB) and never written after.
+enum RandomTexture {
+    static let size = 256, plane = 256 * 256
+    static let seed: Int32 = 42
+
+    /// The bytes of `random()` after `srandom(seed)`, in the C library's algorithm: 31 words seeded by the
+    /// Park–Miller generator (×16807 modulo 2³¹ − 1), then each new word is the sum (mod 2³²) of the words 3 and
+    /// 31 back; the first 310 sums are dropped, and each output is a sum shifted right by one bit.
+    static func randomBytes(seed: Int32, count: Int) -> [UInt8] {
+        var words = [UInt32](repeating: 0, count: 34)
+        words[0] = UInt32(seed == 0 ? 1 : seed)
+        for i in 1..<31 {
+            // The product fits in 64 bits; a negative seed is taken as its unsigned word, as C does.
+            let next = (16807 * Int64(Int32(bitPattern: words[i - 1]))) % 2_147_483_647
+            words[i] = UInt32(truncatingIfNeeded: next < 0 ? next + 2_147_483_647 : next)
+        }
+        for i in 31..<34 { words[i] = words[i - 31] }
+        // A ring of the last 34 words: word n is at n % 34.
+        var n = 34
+        var bytes = [UInt8](repeating: 0, count: count)
+        for j in 0..<(310 + count) {
+            let w = words[(n - 31) % 34] &+ words[(n - 3) % 34]
+            words[n % 34] = w
+            n += 1
+            if j >= 310 { bytes[j - 310] = UInt8(truncatingIfNeeded: w >> 1) }
+        }
+        return bytes
+    }
+
+    /// Four planes (r, g, b, a) of 256×256 floats, row 0 at Core Image's y = 0.
+    nonisolated(unsafe) static let planes: UnsafePointer<Float> = {
+        let bytes = randomBytes(seed: seed, count: 4 * plane)
+        let p = UnsafeMutablePointer<Float>.allocate(capacity: 4 * plane)
+        for memoryRow in 0..<size {
+            let y = size - 1 - memoryRow
+            for x in 0..<size {
+                let k = 4 * (memoryRow * size + x)
+                let t = y * size + x
+                p[3 * plane + t] = Float(bytes[k]) / 255      // alpha first
+                p[t] = Float(bytes[k + 1]) / 255
+                p[plane + t] = Float(bytes[k + 2]) / 255
+                p[2 * plane + t] = Float(bytes[k + 3]) / 255
+            }
         }
         return UnsafePointer(p)
     }()

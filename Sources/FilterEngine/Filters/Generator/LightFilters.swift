@@ -132,35 +132,39 @@ enum LightFilters {
 
     // MARK: Flares
 
-    /// Smooth angular noise in 0…1: `cells` values around the circle (hashed from the cell index and a seed),
-    /// interpolated with smoothstep. `u` is the angle in cells.
-    @inline(__always) static func angularNoise(_ u: Float, cells: Int, seed: UInt32) -> Float {
-        let fl = u.rounded(.down)
-        let f = u - fl
-        // The cell index modulo `cells` taken in floats first: u may be huge or NaN (a centre at 1e30).
-        let wrapped = fl - Float(cells) * (fl / Float(cells)).rounded(.down)
-        var i0 = Int(saturating: wrapped) % cells
-        if i0 < 0 { i0 += cells }
-        let i1 = i0 + 1 == cells ? 0 : i0 + 1
-        @inline(__always) func hash(_ i: Int) -> Float {
-            var h = UInt32(truncatingIfNeeded: i) &* 0x9E37_79B1 ^ seed
-            h ^= h >> 15
-            h &*= 0x2C1B_3C6D
-            h ^= h >> 13
-            h &*= 0x297A_2D39
-            h ^= h >> 16
-            return Float(h >> 8) / 16_777_216
+    /// Striation noise for the direction (dx, dy) from a flare's centre: the red channel of Apple's noise
+    /// texture (CIRandomGenerator's, see RandomTexture) read with bilinear filtering on a circle of radius 50
+    /// texels, whose centre turns around the texture's middle with time, on a circle of radius 30:
+    /// n = red(128 + 30 cos 2πt + 50 cos θ, 128 + 30 sin 2πt + 50 sin θ), texel centres at whole + ½.
+    /// Read off Apple's iOS 13.3 renders (shared/conformance): the sunbeams' rays (time ½, sun radius 50) follow
+    /// it at correlation 0.9997, the lenticular halo's striations (time 1, halo radius 50) at 0.997; both
+    /// put the circle's centre at (98, 128) and (158, 128). That the 50 is a constant (not either radius, both
+    /// 50 there) and that time turns the centre (rather than sliding it along x) are guesses: the turn keeps
+    /// the circle inside the texture for every time, and time's sense in y is not seen (sin 2πt = 0 in both).
+    struct Striation {
+        let ox: Float, oy: Float
+        init(time: Float) {
+            let turn = 2 * Float.pi * time
+            ox = 128 + 30 * cosf(turn) - 0.5
+            oy = 128 + 30 * sinf(turn) - 0.5
         }
-        let s = f * f * (3 - 2 * f)
-        return hash(i0) + (hash(i1) - hash(i0)) * s
-    }
 
-    /// Striation noise at an angle (radians) for a time in 0…1: two noise fields cross-faded by time.
-    @inline(__always) static func striation(_ angle: Float, time: Float, cells: Int) -> Float {
-        let u = (angle / (2 * Float.pi) + 0.5) * Float(cells)
-        let a = angularNoise(u, cells: cells, seed: 0x68E3_1DA4)
-        let b = angularNoise(u, cells: cells, seed: 0xB529_7A4D)
-        return a + (b - a) * time
+        @inline(__always) func callAsFunction(_ dx: Float, _ dy: Float) -> Float {
+            let d = (dx * dx + dy * dy).squareRoot()
+            // The centre itself (and non-finite offsets) read angle 0, as atan2(0, 0) does.
+            let ok = d > 0 && d.isFinite
+            let u = ox + 50 * (ok ? dx / d : 1), v = oy + 50 * (ok ? dy / d : 0)
+            let fu = u.rounded(.down), fv = v.rounded(.down)
+            let tu = u - fu, tv = v - fv
+            let mask = RandomTexture.size - 1, red = RandomTexture.planes
+            // u and v lie within 128 ± 80: the conversions are safe; the mask wraps like the tiled texture.
+            let x0 = Int(fu) & mask, y0 = Int(fv) & mask
+            let x1 = (x0 + 1) & mask, y1 = (y0 + 1) & mask
+            let row0 = red + y0 * RandomTexture.size, row1 = red + y1 * RandomTexture.size
+            let bottom = row0[x0] + (row0[x1] - row0[x0]) * tu
+            let top = row1[x0] + (row1[x1] - row1[x0]) * tu
+            return bottom + (top - bottom) * tv
+        }
     }
 
     /// A star: a coloured glow plus a white cross. Fitted on Apple's two renders (shared/conformance
@@ -219,11 +223,10 @@ enum LightFilters {
     /// extent's square (Apple's iOS 13.3 render, shared/conformance CISunbeamsGenerator FA92378A: sun radius 50,
     /// max striation radius 5, a 500×500 output around the centre). Fitted on that render, with f = 1 − d/Rmax:
     /// - a glow of the colour, (R/d)² · f (exact: constant around each circle);
-    /// - white rays n(θ) · f, n a smooth angular noise of mean ½ (Apple's texture is unpublished: around 1.5°
-    ///   a feature, values 0…1), its contrast a power and its strength a factor;
+    /// - white rays n(θ) · f, n Apple's noise texture read around a circle (`Striation`: the render's rays
+    ///   follow it at correlation 0.9997), its contrast a power and its strength a factor;
     /// - a white core, 1 − smoothstep(0.6 R, R, d).
-    /// They add in premultiplied light, capped at 1. With Apple's own angular noise read off its render this
-    /// model is 40 dB from it; with ours, whose rays are elsewhere, about 22 dB (a flat n of ½: 24 dB).
+    /// They add in premultiplied light, capped at 1.
     static func sunbeams(_ inputs: FilterInputs) throws -> Image {
         let center = try inputs.point("inputCenter")
         let color = try inputs.color("inputColor").workingPixel
@@ -242,7 +245,7 @@ enum LightFilters {
         let r2 = sunRadius * sunRadius
         let inverseOuter = 1 / outer
         let coreInner = 0.6 * sunRadius, coreBand = max(0.4 * sunRadius, 1e-6)
-        let cells = 160
+        let striation = Striation(time: time)
         return ColorKernel(name: "sunbeams") { span in
             let out = span.out
             let dy = Float(span.y) + 0.5 - cy
@@ -257,7 +260,7 @@ enum LightFilters {
                     continue
                 }
                 let glow = min(r2 / max(d2, 1e-6), 1e4) * f
-                let n = striation(atan2f(dy, dx), time: time, cells: cells)
+                let n = striation(dx, dy)
                 var rays = strength * powf(n, contrast) * f
                 if !(rays > 0) { rays = 0 }  // also NaN (0 × ∞ at a strength of 0 and a negative contrast)
                 let t = min(max((d - coreInner) / coreBand, 0), 1)
@@ -272,7 +275,8 @@ enum LightFilters {
 
     /// A lens halo: a ring from haloRadius to haloRadius + haloWidth with a cos² profile across it, one ring per
     /// colour channel, spread apart as the overlap drops below 1 (red inside, blue outside) like a lens's
-    /// chromatic dispersion, and striated by angular noise. The extent is the disc that holds the rings.
+    /// chromatic dispersion, and striated by Apple's noise read around a circle (`Striation`). The extent is the
+    /// disc that holds the rings.
     static func lenticularHalo(_ inputs: FilterInputs) throws -> Image {
         let center = try inputs.point("inputCenter")
         let color = try inputs.color("inputColor").workingPixel
@@ -291,7 +295,7 @@ enum LightFilters {
                           height: Double(2 * outer))
         let middle = radius + half
         let invHalf = 1 / half
-        let cells = 200
+        let striation = Striation(time: time)
         return ColorKernel(name: "lenticularHalo") { span in
             let out = span.out
             let dy = Float(span.y) + 0.5 - cy
@@ -311,7 +315,7 @@ enum LightFilters {
                     out.r[i] = 0; out.g[i] = 0; out.b[i] = 0; out.a[i] = 0
                     continue
                 }
-                let n = powf(striation(atan2f(dy, dx), time: time, cells: cells), contrast)
+                let n = powf(striation(dx, dy), contrast)
                 let s = min(max(1 - 0.5 * strength + strength * (n - 0.5), 0), 1)
                 out.r[i] = color.x * ir * s
                 out.g[i] = color.y * ig * s
