@@ -14,11 +14,6 @@ enum ExpectedConformanceFailures {
             (linear 0.198 and 0.309) would light the statue, and no single threshold explains all three; \
             keeping only green gives 35.5 dB but is no rule: a second render is needed
             """),
-        "CIHighlightShadowAdjust/monotouch-ios7-highlight075-shadow15-flower": (14, """
-            15.8 dB: rule not found. In iOS 7 the filter is pointwise (one input colour always gives one \
-            output colour; no radius then), and the change is not a function of luminance alone (grouped by \
-            the largest linear component it is roughly k·c + a); ours is a luminance curve
-            """),
         "CILenticularHaloGenerator/8ECE7CD8-D4CF-424C-BEC3-DD6F284C74CA": (16, """
             17.2 dB: the ring's position, width, profile, colour and extent match, but its striations come \
             from Apple's own noise texture, which is not published
@@ -77,11 +72,6 @@ enum ExpectedConformanceFailures {
             395×81 where Apple's is 403×94: font: the case asks for Helvetica Neue, wider than Helvetica and \
             with a taller line (about 1.165 em, 94 px here); Nimbus Sans (Helvetica's metrics, now preferred) \
             gives the width within 8 px (DejaVu was 447) but a lower line
-            """),
-        "CIVibrance/monotouch-ios7-vibrance-minus1-flower": (20, """
-            21.0 dB: rule not found. Apple's render mixes each pixel towards the mean of its linear R, G, B \
-            (not luma), with a weight that follows the sRGB HSV saturation (about 0.85 fully saturated, 0.64 \
-            at 0.47) and falls to about 0.15 for skin hues (20°–35°); the exact curve is unknown
             """),
         "CIZoomBlur/610AA2D1-ECFB-45E8-BB3F-EAB5B69CFE3E": (0, """
             660×483 where Apple's is 1211×886: rule measured, not yet built safely: Apple samples p ↦ c + (p − \
