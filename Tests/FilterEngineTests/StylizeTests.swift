@@ -240,6 +240,9 @@ import Testing
         let flat = Self.constant(Pixel(0.2, 0.2, 0.2, 1), 8, 8)
         let lifted = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(flat), "inputShadowAmount": .number(1)])
         #expect(close(try TestImages.pixel(lifted, x: 3, y: 3), Pixel(0.307949, 0.307949, 0.307949, 1)))
+        // Shadows −1 (no render) deepen along c^(1/0.62): 0.2 + 0.64·(0.2^1.612903 − 0.2) = 0.119732.
+        let deepened = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(flat), "inputShadowAmount": .number(-1)])
+        #expect(close(try TestImages.pixel(deepened, x: 3, y: 3), Pixel(0.119732, 0.119732, 0.119732, 1)))
         // Apple's case (shadow 1.5, highlight 0.75) on a bright red (0.9, 0.1, 0.05), M = 0.9: the red stays,
         // green falls to 0.021846 and blue to 0 (the highlight term deepens bright colours).
         let red = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(Self.constant(Pixel(0.9, 0.1, 0.05, 1), 8, 8)),
