@@ -345,19 +345,21 @@ private func floatBytes(_ floats: [Float]) -> FilterValue { .data(ColorCubeData.
         for amount in [-1.0, 1.0] {
             #expect(close(try apply("CIVibrance", pixelImage(0.4, 0.4, 0.4), ["inputAmount": .number(amount)]), Pixel(0.4, 0.4, 0.4, 1)))
         }
-        // −1 turns a blue (no skin hue) into its Rec. 709 luma: 0.2126·0.05 + 0.7152·0.1 + 0.0722·0.8 = 0.13991.
+        // The rule fitted on Apple's iOS 7 render (amount −1): colours move towards the mean of R, G, B by
+        // (1 − skin)·(1 − s + s²). Blue (0.05, 0.1, 0.8): mean 0.316667, s = (m − 0.05)/m = 0.842105, skin 0.15,
+        // boost −0.85·(1 − s + s²) = −0.736981: red 0.05 + (0.05 − m)·boost = 0.246528.
         let muted = try apply("CIVibrance", pixelImage(0.05, 0.1, 0.8), ["inputAmount": .number(-1)])
-        #expect(close(muted, Pixel(0.13991, 0.13991, 0.13991, 1)))
-        // +1 on a muted blue-grey (0.4, 0.45, 0.5): saturation 0.1/0.5 = 0.2, factor 1 + 0.8 = 1.8 around luma
-        // 0.44298: red 0.44298 + (0.4 − 0.44298)·1.8 = 0.365616.
-        let boosted = try apply("CIVibrance", pixelImage(0.4, 0.45, 0.5), ["inputAmount": .number(1)])
-        #expect(abs(boosted.x - 0.365616) < 1e-4)
-        // A vivid colour gains less: (0.1, 0.2, 0.9) has saturation 0.889, factor 1.111.
-        let vivid = try apply("CIVibrance", pixelImage(0.1, 0.2, 0.9), ["inputAmount": .number(1)])
-        #expect(abs((vivid.z - vivid.x) / (0.9 - 0.1) - 1.1111) < 1e-3)
-        // Skin (0.8, 0.5, 0.35) keeps most of its colour at −1 (protection 0.8 × its skin weight).
+        #expect(close(muted, Pixel(0.246528, 0.259679, 0.443793, 1), tolerance: 1e-4))
+        // The mean is kept (not Rec. 709 luma).
+        #expect(abs((muted.x + muted.y + muted.z) / 3 - 0.316667) < 1e-4)
+        // Skin (0.8, 0.5, 0.35): skin term 0.15 + 0.7·4·min(0.3, 0.65)·(1 − 0.555556)/0.55 = 0.828788, boost only
+        // −0.128938 (s = 0.555556): red 0.8 + 0.25·boost = 0.767766.
         let skin = try apply("CIVibrance", pixelImage(0.8, 0.5, 0.35), ["inputAmount": .number(-1)])
-        #expect((skin.x - skin.z) / (0.8 - 0.35) > 0.75)
+        #expect(close(skin, Pixel(0.767766, 0.506447, 0.375788, 1), tolerance: 1e-4))
+        // +1 (no Apple render: the curve is 1 − s) on a muted blue-grey (0.4, 0.45, 0.5): mean 0.45, s = 0.111111
+        // (red's (0.45 − 0.4)/0.45 beats blue's 0.05/0.55), boost 0.85·0.888889 = 0.755556: red 0.362222.
+        let boosted = try apply("CIVibrance", pixelImage(0.4, 0.45, 0.5), ["inputAmount": .number(1)])
+        #expect(close(boosted, Pixel(0.362222, 0.45, 0.537778, 1), tolerance: 1e-4))
     }
 
     @Test func whitePointMultipliesByTheLinearColour() throws {

@@ -208,36 +208,42 @@ extension ColorAdjustmentFilters {
             .kernel.apply(extent: image.extent, inputs: [image])
     }
 
-    /// Vibrance: saturation around Rec. 709 luma, changed more for muted colours than for vivid ones, and less
-    /// for skin tones (orange-red hues of moderate saturation). Positive amounts boost muted colours; negative
-    /// ones mute everything but skin, and −1 leaves only skin in colour. Core Image does not publish its
-    /// formula; this follows its description (and Aperture's, which shares the control).
+    /// Vibrance, in linear light on straight colour: each colour moves away from (amount > 0) or towards
+    /// (amount < 0) the plain mean m of its R, G, B, out = c + (c − m)·boost, by
+    /// boost = amount · (1 − skin) · curve(s), where
+    /// - s is the colour's distance from grey relative to the room it has: the largest over the channels of
+    ///   (c − m)/(1 − m) above the mean and (m − c)/m below it (1 at the gamut's edge, 0 for grey);
+    /// - skin = 0.15 + 0.7 · clamp(4 · min(r − g, 2g − b) · (1 − s_r) / m, 0, 1), s_r being red's own term:
+    ///   0.15 for most colours, up to 0.85 for orange-red, skin-like ones, which are spared;
+    /// - curve(s) = 1 − s + s² for amount < 0, fitted on Apple's iOS 7 render at amount −1
+    ///   (monotouch-ios7-vibrance-minus1-flower: 80.9 dB in Python; that photo covers s from 0.4 to 1);
+    ///   for amount > 0 it is 1 − s (muted colours gain most and the gamut's edge none), a guess: no render
+    ///   of a positive amount is known.
+    /// The result is clamped to 0…1 (the part of an input beyond that range is carried over unchanged).
     static func vibrance(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let amount = try inputs.float("inputAmount")
-        let w = ColorMath.lumaWeights
-        let boosting: Float = amount > 0 ? 1 : 0
+        if amount == 0 { return image }
+        let boosting = amount > 0
         return ColorKernel(name: "vibrance") { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let alpha = a[i]
-                let inv: Float = alpha > 0 ? 1 / alpha : 0
-                let cr = r[i] * inv, cg = g[i] * inv, cb = b[i] * inv
-                let mx = max(cr, max(cg, cb)), mn = min(cr, min(cg, cb))
-                let chroma = mx - mn
-                // HSV saturation, 0 (grey) to 1 (pure).
-                let saturation = mx > 1e-6 ? min(chroma / mx, 1) : 0
-                // Skin: red above green above blue, hue (g − b)/(r − b) near 0.35 (about 20° in sRGB terms).
-                let hue = chroma > 1e-6 ? (cg - cb) / chroma : 0
-                let offset = (hue - 0.35) * 3.3
-                let skinHue: Float = cr >= cg && cg >= cb && chroma > 1e-6 ? max(0, 1 - offset * offset) : 0
-                let protection = 1 - skinHue * 0.8
-                let muted = 1 - saturation * boosting
-                let factor = 1 + amount * protection * muted
-                let luma = cr * w.x + cg * w.y + cb * w.z
-                r[i] = (luma + (cr - luma) * factor) * alpha
-                g[i] = (luma + (cg - luma) * factor) * alpha
-                b[i] = (luma + (cb - luma) * factor) * alpha
+                guard alpha > 0 else { continue }
+                let inv = 1 / alpha
+                let c = SIMD3<Float>(r[i] * inv, g[i] * inv, b[i] * inv)
+                let p = c.clamped(lowerBound: SIMD3(repeating: 1e-4), upperBound: SIMD3(repeating: 1 - 1e-4))
+                let m = (p.x + p.y + p.z) / 3
+                let above = (p - m) / (1 - m), below = (m - p) / m
+                let spread = SIMD3<Float>(max(above.x, below.x), max(above.y, below.y), max(above.z, below.z))
+                let s = max(spread.x, max(spread.y, spread.z))
+                let skinLike = min(p.x - p.y, 2 * p.y - p.z) * 4 * (1 - spread.x) / m
+                let skin = 0.15 + 0.7 * min(max(skinLike, 0), 1)
+                let curve = boosting ? 1 - s : 1 - s + s * s
+                let boost = amount * (1 - skin) * curve
+                let moved = (p + (p - m) * boost).clamped(lowerBound: .zero, upperBound: SIMD3(repeating: 1))
+                let out = moved + (c - p)
+                r[i] = out.x * alpha; g[i] = out.y * alpha; b[i] = out.z * alpha
             }
         }.apply(extent: image.extent, inputs: [image])
     }

@@ -25,10 +25,28 @@ enum Sketch {
         return BlurFilters.gaussian(image.clampedToExtent(), sigma: min(sigma, 500)).cropped(to: image.extent)
     }
 
-    /// Lifts shadows (inputShadowAmount > 0; < 0 deepens them) and pulls down highlights (inputHighlightAmount
-    /// below 1), on perceptual (sRGB-encoded) luminance, each weighted by how dark or bright the neighbourhood is:
-    /// the luminance blurred with σ = inputRadius (the pixel itself at radius 0). Colour is scaled with the
-    /// luminance, so hue and saturation stay. Shadow 0 and highlight 1 leave the image unchanged.
+    /// The largest of R, G, B of straight colour, in place (grey, alpha 1).
+    static func maximumComponent(_ image: Image) -> Image {
+        ColorKernel(name: "maximumComponent") { span in
+            let o = span.out
+            for i in 0..<span.count {
+                let a = o.a[i]
+                let m = a > 0 ? max(o.r[i], max(o.g[i], o.b[i])) / a : 0
+                o.r[i] = m; o.g[i] = m; o.b[i] = m; o.a[i] = 1
+            }
+        }.apply(extent: image.extent, inputs: [image])
+    }
+
+    /// Highlight and shadow adjustment, per channel in linear light (straight colour), keyed on the brightness
+    /// M of the neighbourhood: the largest component, blurred with σ = inputRadius (the pixel's own at radius 0):
+    ///   out = c + shadow · (1 − M)² · (c^0.62 − c) − (1 − highlight) · M · c^(1/3) · (1 − c)^2.5
+    /// (c and M clamped to 0…1 inside the terms; the result is not allowed below 0; a negative shadow amount
+    /// uses c^(1/0.62) in place of c^0.62, deepening shadows without crushing them). The shadow term lifts
+    /// each channel along a power curve where the surroundings are dark; the highlight term pulls mid and low
+    /// channels down where they are bright, which deepens bright colours. Shadow 0 and highlight 1 are the
+    /// identity. Fitted on Apple's iOS 7 render (shadow 1.5, highlight 0.75; iOS 7 had no radius, i.e. radius 0):
+    /// 34.3 dB in Python with these rounded constants, 35.6 dB through the command line; Apple's output there is pointwise, follows (c, max) closely and
+    /// lifts deep shadows like c^0.62. How the amounts scale the two terms (linearly here) is a guess.
     static func highlightShadowAdjust(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let radius = try inputs.number("inputRadius")
@@ -36,28 +54,27 @@ enum Sketch {
         let highlight = try inputs.float("inputHighlightAmount")
         if shadow == 0 && highlight == 1 { return image }
         guard !image.extent.isEmpty else { return image }
-        let local = blurInside(luminance(image), sigma: radius)
-        let w = ColorMath.lumaWeights
+        let darken = 1 - highlight
+        // Negative shadow amounts (no render) deepen along the inverse power, c^(1/0.62), which stays above 0.
+        let shadowPower: Float = shadow >= 0 ? 0.62 : 1 / 0.62
+        let key = blurInside(maximumComponent(image), sigma: radius)
         return ColorKernel(name: "highlightShadow") { span in
             let o = span.out, neighbourhood = span.input(1)
             for i in 0..<span.count {
                 let a = o.a[i]
                 guard a > 0 else { continue }
-                let y = max((o.r[i] * w.x + o.g[i] * w.y + o.b[i] * w.z) / a, 0)
-                let e = ColorMath.sRGB(fromLinear: y)
-                let b = ColorMath.clamp01(ColorMath.sRGB(fromLinear: max(neighbourhood.r[i], 0)))
-                let dark = (1 - b) * (1 - b), bright = b * b
-                var e2 = e + shadow * dark * 0.5 * (shadow > 0 ? (1 - min(e, 1)) : e)
-                e2 -= (1 - highlight) * bright * 0.5 * e2
-                let y2 = ColorMath.linear(fromSRGB: max(e2, 0))
-                if y > 1e-6 {
-                    let k = y2 / y
-                    o.r[i] *= k; o.g[i] *= k; o.b[i] *= k
-                } else {
-                    o.r[i] += y2 * a; o.g[i] += y2 * a; o.b[i] += y2 * a
+                let m = ColorMath.clamp01(neighbourhood.r[i])
+                let lift = abs(shadow) * (1 - m) * (1 - m), fall = darken * m
+                func adjust(_ premultiplied: Float) -> Float {
+                    let c = premultiplied / a
+                    let t = ColorMath.clamp01(c)
+                    let shadowTerm = t > 0 ? lift * (powf(t, shadowPower) - t) : 0
+                    let highlightTerm = t > 0 ? fall * cbrtf(t) * powf(1 - t, 2.5) : 0
+                    return max(c + shadowTerm - highlightTerm, 0) * a
                 }
+                o.r[i] = adjust(o.r[i]); o.g[i] = adjust(o.g[i]); o.b[i] = adjust(o.b[i])
             }
-        }.apply(extent: image.extent, inputs: [image, local])
+        }.apply(extent: image.extent, inputs: [image, key])
     }
 
     /// Black outlines on a transparent background: noise reduction (a blur of σ = 10 × inputNRNoiseLevel, then
