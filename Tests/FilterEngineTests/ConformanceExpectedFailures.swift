@@ -23,12 +23,6 @@ enum ExpectedConformanceFailures {
             17.2 dB: the ring's position, width, profile, colour and extent match, but its striations come \
             from Apple's own noise texture, which is not published
             """),
-        "CILightTunnel/xamarin-docs-lighttunnel-flower": (10, """
-            11.3 dB: rule not found. Inside radius 100 about (150, 150) Apple's output is exactly the input; \
-            outside, the colour depends mainly on the distance (rings) with fine texture along each ring and \
-            seams every 90°; models that sample the rim at an angle growing with the distance stay at 11.5 dB \
-            or below; the case left inputRotation unset, and iOS 7's default may not be 0
-            """),
         "CIModTransition/1801711A-C2EB-4EF7-96F2-AF9B2940A3F0": (7, """
             8.7 dB: rule not found. At compression 1 and angle 3 Apple's bands depend on y alone and repeat \
             every 157–158 px (about π × radius 50), each period target 36, source 80, target 26, source 17 px; \
@@ -63,10 +57,6 @@ enum ExpectedConformanceFailures {
             8.9 dB: both Apple renders are one fixed 256×256 texture of independent uniform linear r, g, b, a \
             (not ours to ship); ours has the same period and statistics, other values, so noise is compared \
             with noise
-            """),
-        "CIRippleTransition/D13AF947-60AB-4857-904B-D83FF2A37513": (9, """
-            10.2 dB: not attempted yet: Apple draws a large refracting ring lit by the shading image, \
-            transparent outside the wave; ours is the source with a white quarter disc
             """),
         "CISunbeamsGenerator/FA92378A-EEBF-41E5-9FD0-1C5CC95447A7": (20, """
             21.4 dB: size and structure right (glow (R/d)²·(1 − d/Rmax), white rays, white core, 500×500 \
