@@ -26,8 +26,8 @@ import Testing
         for input in descriptor.inputs where input.isImage && values[input.key] == nil {
             values[input.key] = .image(TestImages.pattern(width: 48, height: 40))
         }
-        // The ripple lays its light map over everything, flat water showing the map's centre: a clear map (as
-        // Apple's shine image is in the middle) leaves the two images alone.
+        // The ripple lays its light map over everything, flat water showing the map's centre (an opaque centre
+        // covers both images, as in Apple's render): a clear map leaves the two images alone.
         if name == "CIRippleTransition", extra["inputShadingImage"] == nil { values["inputShadingImage"] = .image(clear) }
         for (k, v) in extra { values[k] = v }
         return try TestImages.filter(name, values)
