@@ -208,15 +208,22 @@ import Testing
         try Self.expectIdentity(try Self.run("CICircleSplashDistortion", ["inputCenter": Self.center, "inputRadius": .number(0)]))
     }
 
-    @Test func lightTunnelTurnsTheRimWithDistance() throws {
+    /// The rule fitted on Apple's iOS 7 render: outside the radius a pixel at distance d and angle θ reads the
+    /// rim at θ + (radius/2π)·ln(d/radius) − rotation; inside, the image itself.
+    @Test func lightTunnelWindsTheRimIntoALogSpiral() throws {
         let out = try Self.run("CILightTunnel", ["inputCenter": Self.center, "inputRadius": .number(20), "inputRotation": .number(1)])
         #expect(out.extent.isInfinite)
-        // A positive rotation turns the streaks anticlockwise: this pixel shows the rim point ln(40/20) clockwise.
-        let theta = log(40.0 / 20)
-        try Self.expectSource(out, 90, 50, 50.5 + 20 * cos(theta), 50.5 - 20 * sin(theta))
+        // 40 px right of the centre: (20/2π)·ln 2 − 1 ≈ 1.206 rad round the rim, counter-clockwise.
+        let turned = 20 / (2 * Double.pi) * log(2.0) - 1
+        try Self.expectSource(out, 90, 50, 50.5 + 20 * cos(turned), 50.5 + 20 * sin(turned))
         try Self.expectUnchanged(out, 60, 50)
         let straight = try Self.run("CILightTunnel", ["inputCenter": Self.center, "inputRadius": .number(20), "inputRotation": .number(0)])
-        try Self.expectSource(straight, 90, 50, 70.5, 50.5)
+        // 30 px out: (20/2π)·ln 1.5 ≈ 1.29 rad.
+        let winds = 20 / (2 * Double.pi) * log(30.0 / 20)
+        try Self.expectSource(straight, 80, 50, 50.5 + 20 * cos(winds), 50.5 + 20 * sin(winds))
+        // Straight up, 35 out: a quarter turn plus the winding.
+        let up = Double.pi / 2 + 20 / (2 * Double.pi) * log(35.0 / 20)
+        try Self.expectSource(straight, 50, 85, 50.5 + 20 * cos(up), 50.5 + 20 * sin(up))
         try Self.expectIdentity(try Self.run("CILightTunnel", ["inputCenter": Self.center, "inputRadius": .number(0)]))
     }
 

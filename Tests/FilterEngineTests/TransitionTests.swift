@@ -14,6 +14,7 @@ import Testing
         Pixel(0.1 + Float(y) / 80, 0.6, 0.3 + Float(x) / 100, 1)
     }
     static let a = Pixel(0.8, 0.2, 0.1, 1)
+    static let clear = TestImages.make(width: 10, height: 10) { _, _ in Pixel(0, 0, 0, 0) }
     static let b = Pixel(0.1, 0.3, 0.9, 1)
     static func flat(_ p: Pixel, _ w: Int = 100, _ h: Int = 100) -> Image { TestImages.make(width: w, height: h) { _, _ in p } }
 
@@ -25,6 +26,9 @@ import Testing
         for input in descriptor.inputs where input.isImage && values[input.key] == nil {
             values[input.key] = .image(TestImages.pattern(width: 48, height: 40))
         }
+        // The ripple lays its light map over everything, flat water showing the map's centre (an opaque centre
+        // covers both images, as in Apple's render): a clear map leaves the two images alone.
+        if name == "CIRippleTransition", extra["inputShadingImage"] == nil { values["inputShadingImage"] = .image(clear) }
         for (k, v) in extra { values[k] = v }
         return try TestImages.filter(name, values)
     }
@@ -219,9 +223,45 @@ import Testing
         let out = try Self.transition("CIRippleTransition", time: 0.4, ["inputCenter": .vector([50, 50]),
                                       "inputExtent": .vector([0, 0, 100, 100]), "inputWidth": .number(20)],
                                       source: Self.flat(Self.a), target: Self.flat(Self.b))
-        // Reach √(50² + 50²) ≈ 70.7; the ring's middle at −10 + 90.7·0.4 ≈ 26.3.
+        // Reach √(50² + 50²) ≈ 70.7, half width W = 1.125·20 = 22.5; the ring's middle at 0.4·(70.7 + 45) − 22.5
+        // ≈ 23.8, so the centre is behind the ring (target) and the far corner ahead of it (source).
         #expect(close(try TestImages.pixel(out, x: 50, y: 50), Self.b))
         #expect(close(try TestImages.pixel(out, x: 95, y: 95), Self.a))
+    }
+
+    /// The rule fitted on Apple's iOS 13.3 render, at known points along the ray y = 50.5 from the centre
+    /// (0.5, 50.5): extent 100², width 20 (W = 22.5), scale 4, t = 0.5, so the reach is √(99.5² + 50.5²) and the
+    /// ring's middle R = 0.5·(reach + 45) − 22.5 ≈ 55.79; pixel x lies at distance x, u = (x − R)/22.5.
+    static let rippleProbe: [String: FilterValue] = ["inputCenter": .vector([0.5, 50.5]), "inputExtent": .vector([0, 0, 100, 100]),
+                                                     "inputWidth": .number(20), "inputScale": .number(4)]
+    static let redRamp = TestImages.make(width: 100, height: 100) { x, _ in Pixel(Float(x) / 200, 0.2, 0, 1) }
+
+    @Test func rippleMixesAndRefractsAcrossTheRing() throws {
+        let out = try Self.transition("CIRippleTransition", time: 0.5, Self.rippleProbe,
+                                      source: Self.redRamp, target: Self.flat(Self.b))
+        // (pixel, the target's share 1 − smoothstep((3u + 1)/2), the source's red read at distance + 4·slope)
+        let probes: [(Int, Float, Float)] = [(40, 1, 0), (50, 0.96401, 0.26856), (56, 0.4791, 0.27916),
+                                             (60, 0.12328, 0.28493), (70, 0, 0.33842), (90, 0, 0.45)]
+        for (x, share, red) in probes {
+            let expected = Pixel(red, 0.2, 0, 1) * (1 - share) + Self.b * share
+            let got = try TestImages.pixel(out, x: x, y: 50)
+            #expect(close(got, expected, tolerance: 5e-4), "x = \(x): \(got) vs \(expected)")
+        }
+    }
+
+    @Test func rippleLightMapFollowsTheSlope() throws {
+        // An opaque light map covers the images: its red ramp (x/100) read at its centre + slope·half width.
+        let map = TestImages.make(width: 100, height: 100) { x, _ in Pixel(Float(x) / 100, 0.5, 0, 1) }
+        var values = Self.rippleProbe
+        values["inputShadingImage"] = .image(map)
+        let out = try Self.transition("CIRippleTransition", time: 0.5, values, source: Self.redRamp, target: Self.flat(Self.b))
+        // (pixel, slope n): rising smoothstep 0 → +1 on u ∈ [−1, −⅓], falling +1 → −1 on [−⅓, ⅓], back to 0 by u = 1.
+        let probes: [(Int, Float)] = [(10, 0), (40, 0.4212), (50, 0.92802), (56, -0.04181), (70, -0.5788), (76, -0.06285), (95, 0)]
+        for (x, n) in probes {
+            let expected = Pixel((50 + 50 * n - 0.5) / 100, 0.5, 0, 1)
+            let got = try TestImages.pixel(out, x: x, y: 50)
+            #expect(close(got, expected, tolerance: 5e-4), "x = \(x): \(got) vs \(expected)")
+        }
     }
 
     @Test func accordionLeavesTargetBelowTheFoldedSource() throws {
