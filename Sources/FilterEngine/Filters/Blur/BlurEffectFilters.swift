@@ -100,7 +100,7 @@ enum BlurEffectFilters {
                                    Int(saturating: max(3 * ay - 1e-9, 0).rounded(.up)))
         }
         var level = 1.0
-        while sigma / (level * 2) >= 2.5 && level < 1 << 40 { level *= 2 }
+        while sigma / (level * 2) >= 2.5 && level < 0x1p40 { level *= 2 }
         return BlurStages.grow(extent, Int(saturating: (6 * ax / level).rounded() * level),
                                Int(saturating: (6 * ay / level).rounded() * level))
     }
