@@ -263,7 +263,7 @@ import Testing
         #expect(close(try TestImages.pixel(white, x: 60, y: 50), Pixel(1, 1, 1, 1)))
 
         var shadowed = params; shadowed["inputShadowAmount"] = .number(0.7); shadowed["inputShadowSize"] = .number(0.1)
-        shadowed["inputShadowExtent"] = .vector([0, 0, 100, 100])
+        shadowed["inputShadowExtent"] = .vector([0, 0, 100, 100]); shadowed["inputShadingImage"] = nil
         let shadow = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
                                          source: Self.flat(Self.a), target: Self.flat(Self.b))
         // The shadow reaches 290·0.1 = 29 px past the edge: at x = 40 (4.5 px in, mid-row, full span) the
