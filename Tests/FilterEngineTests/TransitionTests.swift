@@ -49,7 +49,13 @@ import Testing
             let out = try Self.transition(name, time: time, target: wide)
             // Bars swipe keeps the source's extent (Core Image's iOS 7 render), the others the union.
             let expected = name == "CIBarsSwipeTransition" ? Self.source.extent : Rect(x: 0, y: 0, width: 60, height: 40)
-            #expect(out.extent == expected, "\(name)")
+            if name.hasPrefix("CIPageCurl") {
+                // Page curls add the curled sheet, which sticks out past the images (Apple's renders; see
+                // pageCurlExtentCoversTheCurledSheet).
+                #expect(out.extent.union(expected) == out.extent, "\(name)")
+            } else {
+                #expect(out.extent == expected, "\(name)")
+            }
             RegistryTests.checkFinite(try TestImages.render(out), "\(name) t=\(time)")
         }
     }
@@ -274,31 +280,58 @@ import Testing
     }
 
     @Test func pageCurlShowsSheetBackAndTarget() throws {
-        // Angle 0, extent 0…100, radius 10, t = 0.5: the axis at x = 100 − 110·0.5 = 45.
+        // Angle 0, extent 0…100, radius 10, t = 0.5: the sheet leaves the table at a = 0 + 0.5·(100 + 10) = 55;
+        // the curl's outer edge is at a − R = 45. (Replaces the earlier model, whose axis swept from the far side
+        // and whose output kept the images' extent: Apple's renders show this one.)
+        let c = Pixel(0.3, 0.9, 0.3, 1)
+        let params: [String: FilterValue] = ["inputExtent": .vector([0, 0, 100, 100]), "inputAngle": .number(0),
+                                             "inputRadius": .number(10), "inputBacksideImage": .image(Self.flat(c)),
+                                             "inputShadingImage": .image(Self.flat(Pixel(0, 0, 0, 1)))]
+        let out = try Self.transition("CIPageCurlTransition", time: 0.5, params, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(out.extent == Rect(x: 0, y: 0, width: 100, height: 100))
+        // x = 20: past the curl's edge, the target.
+        #expect(close(try TestImages.pixel(out, x: 20, y: 50), Self.b))
+        // x = 50: on the cylinder; its upper quarter holds sheet point 55 − 10·(π − asin 0.45) ≈ 28: the back.
+        #expect(close(try TestImages.pixel(out, x: 50, y: 50), c))
+        // x = 60: the flipped layer holds sheet point 55 − 10π − 5.5 ≈ 18: the back, over the flat source.
+        #expect(close(try TestImages.pixel(out, x: 60, y: 50), c))
+        // x = 90: the flipped layer would hold sheet point ≈ −12, off the sheet: the flat source.
+        #expect(close(try TestImages.pixel(out, x: 90, y: 50), Self.a))
+        // A white shading image makes the back white (Apple's render with one).
+        var shaded = params; shaded["inputShadingImage"] = .image(Self.flat(Pixel(1, 1, 1, 1)))
+        let white = try Self.transition("CIPageCurlTransition", time: 0.5, shaded, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(close(try TestImages.pixel(white, x: 60, y: 50), Pixel(1, 1, 1, 1)))
+
+        var shadowed = params; shadowed["inputShadowAmount"] = .number(0.7); shadowed["inputShadowSize"] = .number(0.1)
+        shadowed["inputShadowExtent"] = .vector([0, 0, 100, 100]); shadowed["inputShadingImage"] = nil
+        let shadow = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
+                                         source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // The shadow reaches 290·0.1 = 29 px past the edge: at x = 40 (4.5 px in, mid-row, full span) the
+        // target under black of opacity 0.45·0.7·f^1.5, f = 1 − 4.5/29; at x = 10 (34.5 px) untouched.
+        let f: Float = 1 - 4.5 / 29, k: Float = 0.45 * 0.7 * f * f.squareRoot()
+        #expect(close(try TestImages.pixel(shadow, x: 40, y: 50), Pixel(Self.b.x * (1 - k), Self.b.y * (1 - k), Self.b.z * (1 - k), 1), tolerance: 1e-3))
+        #expect(close(try TestImages.pixel(shadow, x: 10, y: 50), Self.b))
+        // The highlight: at x = 46 the upper quarter's angle is π − asin 0.85 ≈ 2.126, mixed to white by
+        // 0.49·(2.49 − 2.126); at x = 50 (angle ≈ 2.675) none.
+        let w: Float = 0.49 * (2.49 - (Float.pi - asin(0.85)))
+        #expect(close(try TestImages.pixel(shadow, x: 46, y: 50), c + (Pixel(1, 1, 1, 1) - c) * w, tolerance: 2e-3))
+        #expect(close(try TestImages.pixel(shadow, x: 50, y: 50), c))
+    }
+
+    @Test func pageCurlExtentCoversTheCurledSheet() throws {
+        // t = 0.9: a = 99; sheet x = 0 lies on the flipped layer at 0 + 2·99 − 10π ≈ 166.6, so the output runs to 167.
         let c = Pixel(0.3, 0.9, 0.3, 1)
         let params: [String: FilterValue] = ["inputExtent": .vector([0, 0, 100, 100]), "inputAngle": .number(0),
                                              "inputRadius": .number(10), "inputBacksideImage": .image(Self.flat(c))]
-        let out = try Self.transition("CIPageCurlTransition", time: 0.5, params, source: Self.flat(Self.a), target: Self.flat(Self.b))
-        // x = 20: the flipped layer would come from x = 45 + π·10 + 24.5 ≈ 101, off the sheet: the flat source.
-        #expect(close(try TestImages.pixel(out, x: 20, y: 50), Self.a))
-        // x = 30: the flipped layer from x ≈ 91: the back side.
-        #expect(close(try TestImages.pixel(out, x: 30, y: 50), c))
-        // Past the cylinder (x ≥ 55): the target.
-        #expect(close(try TestImages.pixel(out, x: 60, y: 50), Self.b))
-        var shadowed = params; shadowed["inputShadowAmount"] = .number(0.7); shadowed["inputShadowSize"] = .number(0.5)
-        let shadow = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
-                                         source: Self.flat(Self.a), target: Self.flat(Self.b))
-        // The shadow reaches 2·R·size = 10 px past the cylinder: at x = 60 (5.5 px in) the target is darkened to
-        // 1 − 0.7·(1 − 5.5/10); at x = 75 untouched.
-        let k: Float = 1 - 0.7 * (1 - 5.5 / 10)
-        #expect(close(try TestImages.pixel(shadow, x: 60, y: 50), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
-        #expect(close(try TestImages.pixel(shadow, x: 75, y: 50), Self.b))
-        #expect(close(try TestImages.pixel(shadow, x: 30, y: 50), c))
-        // A shadow extent that leaves out row 50 keeps the shadow off it.
-        shadowed["inputShadowExtent"] = .vector([0, 0, 100, 40])
-        let limited = try Self.transition("CIPageCurlWithShadowTransition", time: 0.5, shadowed,
-                                          source: Self.flat(Self.a), target: Self.flat(Self.b))
-        #expect(close(try TestImages.pixel(limited, x: 60, y: 50), Self.b))
-        #expect(close(try TestImages.pixel(limited, x: 60, y: 20), Pixel(Self.b.x * k, Self.b.y * k, Self.b.z * k, 1)))
+        let out = try Self.transition("CIPageCurlTransition", time: 0.9, params, source: Self.flat(Self.a), target: Self.flat(Self.b))
+        #expect(out.extent == Rect(x: 0, y: 0, width: 167, height: 100))
+        // Apple's two renders (conformance F2E76407 and 213A5CB5): 1500×1500 images, angle 3, radius 400.
+        let image = Rect(x: 0, y: 0, width: 1500, height: 1500)
+        #expect(TransitionFilters.pageCurlExtent(source: image, target: image, extent: Rect(x: 0, y: 0, width: 500, height: 500),
+                                                 angle: 3, radius: 400, time: 0.99418264627456665, shadowSize: 0)
+                == Rect(x: -1117, y: 0, width: 2617, height: 1814))
+        #expect(TransitionFilters.pageCurlExtent(source: image, target: image, extent: Rect(x: 0, y: 0, width: 500, height: 800),
+                                                 angle: 3, radius: 400, time: 0.82591038942337036, shadowSize: 1)
+                == Rect(x: -1108, y: -244, width: 2608, height: 2265))
     }
 }
