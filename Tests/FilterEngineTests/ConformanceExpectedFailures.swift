@@ -3,11 +3,6 @@
 /// ConformanceTests` prints every figure).
 enum ExpectedConformanceFailures {
     static let all: [String: (floor: Double, reason: String)] = [
-        "CIAccordionFoldTransition/F17F1CC7-A4E8-4492-B4C4-34F80B14A2FF": (0, """
-            1500×1500 where Apple's is 1501×1029: not attempted yet: Apple squeezes the source into vertical \
-            folds while cross-fading, over an extent between the two images' (1501×1029); ours shows the \
-            target with a strip of the source over the union
-            """),
         "CIColorThresholdOtsu/3A39331F-FBED-484C-9AF5-2FB078D806D6": (8, """
             9.1 dB: Apple's green channel is exactly green's own Otsu split on linear values (sRGB level \
             156/157; 628 of 562,000 pixels off), but red and blue are 0 everywhere although their own splits \
@@ -28,15 +23,6 @@ enum ExpectedConformanceFailures {
             outside, the colour depends mainly on the distance (rings) with fine texture along each ring and \
             seams every 90°; models that sample the rim at an angle growing with the distance stay at 11.5 dB \
             or below; the case left inputRotation unset, and iOS 7's default may not be 0
-            """),
-        "CIModTransition/1801711A-C2EB-4EF7-96F2-AF9B2940A3F0": (7, """
-            8.7 dB: rule not found. At compression 1 and angle 3 Apple's bands depend on y alone and repeat \
-            every 157–158 px (about π × radius 50), each period target 36, source 80, target 26, source 17 px; \
-            ours is a rotated mesh
-            """),
-        "CIModTransition/xamarin-docs-mod-t05": (9, """
-            10.4 dB: rule not found (iOS 7): Apple shows the target through a grid of elliptical holes; ours \
-            is a rotated checker of rectangles
             """),
         "CIMotionBlur/8F900408-0EA0-4CD1-AABB-85968941395A": (0, """
             700×489 where Apple's is 900×515: rule measured, not built yet: Apple weighs the line by a \
