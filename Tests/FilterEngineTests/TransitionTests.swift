@@ -212,20 +212,23 @@ import Testing
         #expect(close(try TestImages.pixel(out, x: 50, y: 61), Self.a * (1 - w) + Self.b * w, tolerance: 1e-4))
     }
 
-    /// A small compression squeezes x: away from the centre every row is one colour (Apple's iOS 13 render at
-    /// compression 1 shows bands across y only).
+    /// A small compression squeezes x: away from the centre x moves the pattern by a tenth of a pixel at most,
+    /// less than a hole's rim, so no row holds both images unmixed (Apple's iOS 13 render at compression 1 shows
+    /// bands across y only).
     @Test func modSmallCompressionLeavesBandsAcrossY() throws {
         let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([0, 0]), "inputRadius": .number(10),
                                       "inputAngle": .number(3), "inputCompression": .number(1)],
                                       source: Self.flat(Self.a), target: Self.flat(Self.b))
         let buffer = try TestImages.render(out)
-        var kinds = Set<Int>()
+        var rows = (0, 0)
         for y in 0..<100 {
-            let row = buffer.pixels[(y * 100 + 20)..<(y * 100 + 100)]
-            #expect(row.allSatisfy { close($0, row.first!, tolerance: 1e-3) }, "row \(y)")
-            kinds.insert(close(row.first!, Self.a) ? 0 : close(row.first!, Self.b) ? 1 : 2)
+            let row = (20..<100).map { buffer.pixels[y * 100 + $0] }
+            let hasA = row.contains { close($0, Self.a) }, hasB = row.contains { close($0, Self.b) }
+            #expect(!(hasA && hasB), "row \(y)")
+            if hasA { rows.0 += 1 }
+            if hasB { rows.1 += 1 }
         }
-        #expect(kinds.contains(0) && kinds.contains(1))
+        #expect(rows.0 > 10 && rows.1 > 10, "\(rows)")
     }
 
     @Test func copyMachineBarSeparatesTargetAndSource() throws {
