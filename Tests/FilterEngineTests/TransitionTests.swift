@@ -195,21 +195,21 @@ import Testing
     /// θ = t·(angle − π/4) + π/4 (angle 0.7854 keeps θ = 0.7854), the hole's radius 1.47303709·t half-cells.
     @Test func modHolesSitOnTheTurnedLattice() throws {
         let r = 20 * 2.0.squareRoot()
-        let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([50.5, 50.5]),
+        let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([50.5, 50]),
                                       "inputRadius": .number(r), "inputAngle": .number(0.7854),
                                       "inputCompression": .number(30)],
                                       source: Self.flat(Self.a), target: Self.flat(Self.b))
-        // The centre is a hole's centre; 10 px above it p = (0.25, 0.25), d = 0.71 < 0.97·0.7365: still the hole;
-        // 20 px above it p = (0.5, 0.5), as far as can be from every lattice point: the source.
-        #expect(close(try TestImages.pixel(out, x: 50, y: 50), Self.b))
-        #expect(close(try TestImages.pixel(out, x: 50, y: 60), Self.b))
+        // The centre is a hole's centre; 9.5 px above it p = (0.24, 0.24), d = 0.67 < 0.97·0.7365: still the hole;
+        // 20.5 px above it p ≈ (0.51, 0.51), nearly as far as can be from every lattice point: the source.
+        #expect(close(try TestImages.pixel(out, x: 50, y: 49), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 50, y: 59), Self.b))
         #expect(close(try TestImages.pixel(out, x: 50, y: 70), Self.a))
         // On the rim the target's share is 1 − (17·d/τ − 16.5): at 10.5 px, d = 2√2·10.5/40 = 0.7425.
         let d = 2 * 2.0.squareRoot() * 10.5 / 40, tau = 0.5 * 1.47303709
         let w = Float(1 - min(max(17 * d / tau - 16.5, 0), 1))
         #expect(w > 0.1 && w < 0.9)
-        // (The pixel centre is at 61 − 50.5 = 10.5 above the centre.)
-        #expect(close(try TestImages.pixel(out, x: 50, y: 61), Self.a * (1 - w) + Self.b * w, tolerance: 1e-4))
+        // (Pixel row 60's centre is 60.5 − 50 = 10.5 above the centre.)
+        #expect(close(try TestImages.pixel(out, x: 50, y: 60), Self.a * (1 - w) + Self.b * w, tolerance: 1e-4))
     }
 
     /// A small compression squeezes x: away from the centre x moves the pattern by a tenth of a pixel at most,
