@@ -48,13 +48,20 @@ import Testing
         for time in [0.25, 0.5, 0.75, 0.97] {
             let out = try Self.transition(name, time: time, target: wide)
             // Bars swipe keeps the source's extent (Core Image's iOS 7 render), the others the union.
-            let expected = name == "CIBarsSwipeTransition" ? Self.source.extent : Rect(x: 0, y: 0, width: 60, height: 40)
+            // The accordion's box: as wide as the wider image, its height between the two (the 60×20 target is
+            // the lower one, so s = 1 − t), centred between their middles (30 and 24).
+            let s = 1 - time
+            let expected = name == "CIBarsSwipeTransition" ? Self.source.extent
+                : name == "CIAccordionFoldTransition" ? Rect(x: 30 - 6 * s - 30, y: 0, width: 60, height: 20 + 20 * s)
+                : Rect(x: 0, y: 0, width: 60, height: 40)
             if name.hasPrefix("CIPageCurl") {
                 // Page curls add the curled sheet, which sticks out past the images (Apple's renders; see
                 // pageCurlExtentCoversTheCurledSheet).
                 #expect(out.extent.union(expected) == out.extent, "\(name)")
             } else {
-                #expect(out.extent == expected, "\(name)")
+                #expect(abs(out.extent.minX - expected.minX) < 1e-9 && abs(out.extent.maxX - expected.maxX) < 1e-9
+                        && abs(out.extent.minY - expected.minY) < 1e-9 && abs(out.extent.maxY - expected.maxY) < 1e-9,
+                        "\(name): \(out.extent)")
             }
             RegistryTests.checkFinite(try TestImages.render(out), "\(name) t=\(time)")
         }
@@ -175,17 +182,63 @@ import Testing
         #expect(centre.y > Self.a.y + 0.1)
     }
 
-    @Test func modShowsEitherImageExactly() throws {
+    @Test func modMixesOnlyTheTwoImages() throws {
         let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([50, 50]), "inputRadius": .number(20),
                                       "inputCompression": .number(30)],
                                       source: Self.flat(Self.a), target: Self.flat(Self.b))
         let buffer = try TestImages.render(out)
         var counts = (0, 0)
         for i in 0..<buffer.rect.area {
-            if close(buffer.pixels[i], Self.a) { counts.0 += 1 } else if close(buffer.pixels[i], Self.b) { counts.1 += 1 }
-            else { Issue.record("pixel \(i) is neither image") }
+            let p = buffer.pixels[i]
+            if close(p, Self.a) { counts.0 += 1 } else if close(p, Self.b) { counts.1 += 1 } else {
+                // On a hole's soft rim: a mix of the two, w·b + (1 − w)·a.
+                let w = (p.x - Self.a.x) / (Self.b.x - Self.a.x)
+                if !(w > 0 && w < 1 && close(p, Self.a * (1 - w) + Self.b * w, tolerance: 1e-4)) {
+                    Issue.record("pixel \(i) is no mix of the two images: \(p)")
+                }
+            }
         }
         #expect(counts.0 > 2000 && counts.1 > 2000, "\(counts)")
+    }
+
+    /// The lattice rule: a hole centred on inputCenter, lattice points r apart turned by
+    /// θ = t·(angle − π/4) + π/4 (angle 0.7854 keeps θ = 0.7854), the hole's radius 1.47303709·t half-cells.
+    @Test func modHolesSitOnTheTurnedLattice() throws {
+        let r = 20 * 2.0.squareRoot()
+        let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([50.5, 50]),
+                                      "inputRadius": .number(r), "inputAngle": .number(0.7854),
+                                      "inputCompression": .number(30)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        // The centre is a hole's centre; 9.5 px above it p = (0.24, 0.24), d = 0.67 < 0.97·0.7365: still the hole;
+        // 20.5 px above it p ≈ (0.51, 0.51), nearly as far as can be from every lattice point: the source.
+        #expect(close(try TestImages.pixel(out, x: 50, y: 49), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 50, y: 59), Self.b))
+        #expect(close(try TestImages.pixel(out, x: 50, y: 70), Self.a))
+        // On the rim the target's share is 1 − (17·d/τ − 16.5): at 10.5 px, d = 2√2·10.5/40 = 0.7425.
+        let d = 2 * 2.0.squareRoot() * 10.5 / 40, tau = 0.5 * 1.47303709
+        let w = Float(1 - min(max(17 * d / tau - 16.5, 0), 1))
+        #expect(w > 0.1 && w < 0.9)
+        // (Pixel row 60's centre is 60.5 − 50 = 10.5 above the centre.)
+        #expect(close(try TestImages.pixel(out, x: 50, y: 60), Self.a * (1 - w) + Self.b * w, tolerance: 1e-4))
+    }
+
+    /// A small compression squeezes x: away from the centre x moves the pattern by a tenth of a pixel at most,
+    /// less than a hole's rim, so no row holds both images unmixed (Apple's iOS 13 render at compression 1 shows
+    /// bands across y only).
+    @Test func modSmallCompressionLeavesBandsAcrossY() throws {
+        let out = try Self.transition("CIModTransition", time: 0.5, ["inputCenter": .vector([0, 0]), "inputRadius": .number(10),
+                                      "inputAngle": .number(3), "inputCompression": .number(1)],
+                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
+        let buffer = try TestImages.render(out)
+        var rows = (0, 0)
+        for y in 0..<100 {
+            let row = (20..<100).map { buffer.pixels[y * 100 + $0] }
+            let hasA = row.contains { close($0, Self.a) }, hasB = row.contains { close($0, Self.b) }
+            #expect(!(hasA && hasB), "row \(y)")
+            if hasA { rows.0 += 1 }
+            if hasB { rows.1 += 1 }
+        }
+        #expect(rows.0 > 10 && rows.1 > 10, "\(rows)")
     }
 
     @Test func copyMachineBarSeparatesTargetAndSource() throws {
@@ -270,13 +323,41 @@ import Testing
         }
     }
 
-    @Test func accordionLeavesTargetBelowTheFoldedSource() throws {
-        let out = try Self.transition("CIAccordionFoldTransition", time: 0.5, ["inputFoldShadowAmount": .number(0)],
-                                      source: Self.flat(Self.a), target: Self.flat(Self.b))
-        // Half the height is folded away: the bottom shows the target, the top the (unshaded) source half
-        // cross-faded into the target.
-        #expect(close(try TestImages.pixel(out, x: 50, y: 10), Self.b))
-        #expect(close(try TestImages.pixel(out, x: 50, y: 90), (Self.a + Self.b) / 2))
+    /// The accordion's extent: a box as wide as the wider image and h_A + s·(h_B − h_A) high (A the lower
+    /// image; s = t when A is the source, 1 − t when not), its bottom-middle moved from A's to B's by s.
+    @Test func accordionExtentLiesBetweenTheTwoImages() throws {
+        // Apple's render: a 1000×562 source, a 1500² target at t = 0.497 give 1501×1029 pixels.
+        let t = 0.49699938297271729
+        let apple = try Self.transition("CIAccordionFoldTransition", time: t, ["inputBottomHeight": .number(100),
+                                        "inputNumberOfFolds": .number(6)],
+                                        source: Self.flat(Self.a, 1000, 562), target: Self.flat(Self.b, 1500, 1500))
+        let x = 500 + t * 250 - 750
+        #expect(abs(apple.extent.minX - x) < 1e-9 && apple.extent.minY == 0 && apple.extent.width == 1500)
+        #expect(abs(apple.extent.height - (562 + t * 938)) < 1e-9)
+        #expect(apple.pixelExtent.width == 1501 && apple.pixelExtent.height == 1029)
+        // A taller source: A is the target and s = 1 − t.
+        let swapped = try Self.transition("CIAccordionFoldTransition", time: 0.25, [:],
+                                          source: Self.flat(Self.a, 100, 100), target: Self.flat(Self.b, 100, 50))
+        #expect(swapped.extent == Rect(x: 0, y: 0, width: 100, height: 87.5))
+    }
+
+    @Test func accordionFoldsTheTallerImageAndStretchesTheLowerOnesRow() throws {
+        // Source 100×50 (A), target 100×100 (B), t = 0.5, bottom 10, 2 folds, shadow 1: box 100×75, the fold from
+        // y = 10 to 35 in 4 strips of 6.25; above it the two cross-fade half and half.
+        let out = try Self.transition("CIAccordionFoldTransition", time: 0.5, ["inputBottomHeight": .number(10),
+                                      "inputNumberOfFolds": .number(2), "inputFoldShadowAmount": .number(1)],
+                                      source: Self.flat(Self.a, 100, 50), target: Self.flat(Self.b, 100, 100))
+        #expect(out.extent == Rect(x: 0, y: 0, width: 100, height: 75))
+        let mid = (Self.a + Self.b) / 2
+        #expect(close(try TestImages.pixel(out, x: 50, y: 60), mid))
+        #expect(close(try TestImages.pixel(out, x: 50, y: 5), mid))
+        // Row 12 (centre 12.5) is 0.4 up its strip: colour × (1 − 0.5·0.4), alpha untouched.
+        let k: Float = 1 - 0.5 * 0.4
+        #expect(close(try TestImages.pixel(out, x: 50, y: 12), Pixel(mid.x * k, mid.y * k, mid.z * k, 1)))
+        // Towards the strips' joins x is read from x·(1 + 0.0625·d): at the edge of the box the images fall
+        // short, so the rim pixel near the first join (row 16, d = 0.96) is transparent.
+        #expect(try TestImages.pixel(out, x: 99, y: 16).w < 0.01)
+        #expect(try TestImages.pixel(out, x: 99, y: 60).w > 0.99)
     }
 
     @Test func pageCurlShowsSheetBackAndTarget() throws {
