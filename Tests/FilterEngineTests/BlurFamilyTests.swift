@@ -261,27 +261,27 @@ import Testing
 
     @Test func motionBlurIsAGaussianAlongItsDirection() throws {
         // A vertical white line, blurred horizontally by radius (σ) 3: Gaussian weights one pixel apart over ±9.
-        let image = TestImages.make(width: 21, height: 9) { x, _ in x == 10 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
+        let image = TestImages.make(width: 41, height: 9) { x, _ in x == 20 ? Pixel(1, 1, 1, 1) : Pixel(0, 0, 0, 1) }
         let out = try TestImages.filter("CIMotionBlur", ["inputImage": .image(image), "inputRadius": .number(3)])
-        #expect(out.extent == Rect(x: -9, y: 0, width: 39, height: 9))
+        #expect(out.extent == Rect(x: -9, y: 0, width: 59, height: 9))
         let weights = (-9...9).map { exp(-Double($0 * $0) / 18) }, total = weights.reduce(0, +)
         for d in -9...9 {
             let w = Float(weights[d + 9] / total)
-            #expect(close(try TestImages.pixel(out, x: 10 + d, y: 4), Pixel(w, w, w, 1), tolerance: 1e-5), "offset \(d)")
+            #expect(close(try TestImages.pixel(out, x: 20 + d, y: 4), Pixel(w, w, w, 1), tolerance: 1e-5), "offset \(d)")
         }
         // iOS 9–12 declared 6σ along the line, rounded to the pyramid level (none at σ 3): 18 px each side here.
         let filter = try Filter(named: "CIMotionBlur")
         filter.coreImageVersion = CoreImageVersion(12)
         try filter.setValue(.image(image), forKey: "inputImage")
         try filter.setValue(.number(3), forKey: "inputRadius")
-        #expect(try filter.makeOutputImage().extent == Rect(x: -18, y: 0, width: 57, height: 9))
+        #expect(try filter.makeOutputImage().extent == Rect(x: -18, y: 0, width: 77, height: 9))
         // At a right angle the line keeps its colour; the weights past the image's 9 rows read transparent.
         let along = try TestImages.filter("CIMotionBlur", ["inputImage": .image(image), "inputRadius": .number(3),
                                                            "inputAngle": .number(Double.pi / 2)])
-        #expect(along.extent == Rect(x: 0, y: -9, width: 21, height: 27))
+        #expect(along.extent == Rect(x: 0, y: -9, width: 41, height: 27))
         let a = Float(weights[5...13].reduce(0, +) / total)
-        #expect(close(try TestImages.pixel(along, x: 10, y: 4), Pixel(a, a, a, a), tolerance: 1e-5))
-        #expect(close(try TestImages.pixel(along, x: 9, y: 4), Pixel(0, 0, 0, a), tolerance: 1e-5))
+        #expect(close(try TestImages.pixel(along, x: 20, y: 4), Pixel(a, a, a, a), tolerance: 1e-5))
+        #expect(close(try TestImages.pixel(along, x: 19, y: 4), Pixel(0, 0, 0, a), tolerance: 1e-5))
     }
 
     @Test func zoomBlurKeepsTheCentreAndIdentityAtZero() throws {

@@ -123,12 +123,21 @@ enum BlurEffectFilters {
         let e = image.extent
         guard abs(k) > 1e-4, !e.isEmpty else { return image }
         let extent = zoomExtent(e, centre: centre, k: k)
+        // What is computed is bounded: past k = 0.99 (amount 65.3) the streaks are taken to end at the centre
+        // (Apple's rule past 66 is unknown: its segment would pass through the centre), so the passes work over
+        // at most 100 times the input about the centre; a centre so far that the grown extent passes 128 times
+        // the input's size works over the input's extent, as before (the streaks then run nearly parallel). An
+        // infinite declared extent stays transparent beyond what is computed.
+        let kc = min(k, 0.99)
+        let grown = zoomExtent(e, centre: centre, k: kc)
+        let near = !grown.isInfinite && grown.width <= 128 * max(e.width, 1) && grown.height <= 128 * max(e.height, 1)
+        let working = near ? grown : e
         // One pass (streaks of at most 8 pixels) costs less than the rays and is the definition itself.
-        let passes = zoomPassCount(e, centre: centre, k: k)
-        if passes >= 2, ZoomRays.applies(extent: extent, centre: centre, k: k) {
-            return ZoomRays.apply(image, centre: centre, k: k, extent: extent, passes: passes)
+        let passes = zoomPassCount(e, centre: centre, k: kc)
+        if passes >= 2, extent == working, ZoomRays.applies(extent: working, centre: centre, k: kc) {
+            return ZoomRays.apply(image, centre: centre, k: kc, extent: working, passes: passes)
         }
-        return zoomPasses(image, centre: centre, k: k, extent: extent)
+        return zoomPasses(image, centre: centre, k: kc, extent: near ? extent : e, working: working)
     }
 
     /// The zoom's output extent: the points whose segment (scales σ between 1 − k and 1 about the centre) meets
@@ -163,13 +172,14 @@ enum BlurEffectFilters {
 
     /// The zoom blur by passes of 8 bilinear samples (the definition the ray path is checked against, and the
     /// path for infinite extents, far centres and amounts beyond ±100).
-    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect? = nil) -> Image {
-        let e = extent ?? image.extent
-        let passes = zoomPassCount(e, centre: centre, k: k)
+    static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect? = nil,
+                           working: Rect? = nil) -> Image {
+        let e = extent ?? image.extent, inner = working ?? e
+        let passes = zoomPassCount(inner, centre: centre, k: k)
         var result = image
         var scale = k
-        for _ in 0..<passes {
-            result = zoomPass(result, centre: centre, k: scale, extent: e)
+        for pass in 0..<passes {
+            result = zoomPass(result, centre: centre, k: scale, extent: pass == passes - 1 ? e : inner)
             scale /= 8
         }
         return result

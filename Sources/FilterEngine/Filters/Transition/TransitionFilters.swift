@@ -387,6 +387,9 @@ enum TransitionFilters {
     /// whole model gives 69.9 dB. The 1.125 factor and the time law rest on that one render.
     static func ripple(_ inputs: FilterInputs) throws -> Image {
         let p = try pair(inputs)
+        // The ends are the images themselves, as every transition's here (no render of them; the model would lay
+        // the shading's centre colour over them).
+        if let end = p.endpoint { return end }
         let shading = try inputs.image("inputShadingImage")
         let center = try inputs.point("inputCenter")
         let area = try inputs.rect("inputExtent")
