@@ -236,29 +236,29 @@ import Testing
         #expect(TestImages.maxDifference(try TestImages.render(same), try TestImages.render(image)) < 1e-6)
         // The rule fitted on Apple's iOS 7 render: out = c + shadow·(1 − M)²·(c^0.62 − c)
         // − (1 − highlight)·M·c^(1/3)·(1 − c)^2.5, M the largest component (of the neighbourhood).
+        /// The adjusted colour of a flat 8×8 image of `colour`.
+        func adjusted(_ colour: Pixel, _ values: [String: FilterValue]) throws -> Pixel {
+            let flat = Self.constant(colour, 8, 8)
+            return try TestImages.pixel(try TestImages.filter("CIHighlightShadowAdjust", values.merging(["inputImage": .image(flat)]) { $1 }),
+                                        x: 3, y: 3)
+        }
+        let grey02 = Pixel(0.2, 0.2, 0.2, 1)
         // Flat linear grey 0.2, radius 0, shadows +1: 0.2 + 0.64·(0.2^0.62 − 0.2) = 0.307949.
-        let flat = Self.constant(Pixel(0.2, 0.2, 0.2, 1), 8, 8)
-        let lifted = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(flat), "inputShadowAmount": .number(1)])
-        #expect(close(try TestImages.pixel(lifted, x: 3, y: 3), Pixel(0.307949, 0.307949, 0.307949, 1)))
+        #expect(close(try adjusted(grey02, ["inputShadowAmount": .number(1)]), Pixel(0.307949, 0.307949, 0.307949, 1)))
         // Shadows −1 (no render) deepen along c^(1/0.62): 0.2 + 0.64·(0.2^1.612903 − 0.2) = 0.119732.
-        let deepened = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(flat), "inputShadowAmount": .number(-1)])
-        #expect(close(try TestImages.pixel(deepened, x: 3, y: 3), Pixel(0.119732, 0.119732, 0.119732, 1)))
+        #expect(close(try adjusted(grey02, ["inputShadowAmount": .number(-1)]), Pixel(0.119732, 0.119732, 0.119732, 1)))
         // Apple's case (shadow 1.5, highlight 0.75) on a bright red (0.9, 0.1, 0.05), M = 0.9: the red stays,
-        // green falls to 0.021846 and blue to 0 (the highlight term deepens bright colours).
-        let red = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(Self.constant(Pixel(0.9, 0.1, 0.05, 1), 8, 8)),
-                                                                    "inputShadowAmount": .number(1.5), "inputHighlightAmount": .number(0.75)])
-        #expect(close(try TestImages.pixel(red, x: 3, y: 3), Pixel(0.899865, 0.021846, 0, 1)))
+        // green falls to 0.021846 and blue to 0 (the highlight term deepens bright colours) ...
+        let apple: [String: FilterValue] = ["inputShadowAmount": .number(1.5), "inputHighlightAmount": .number(0.75)]
+        #expect(close(try adjusted(Pixel(0.9, 0.1, 0.05, 1), apple), Pixel(0.899865, 0.021846, 0, 1)))
         // ... and on a dark brown (0.05, 0.02, 0.01): every channel lifted along the power curve.
-        let dark = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(Self.constant(Pixel(0.05, 0.02, 0.01, 1), 8, 8)),
-                                                                     "inputShadowAmount": .number(1.5), "inputHighlightAmount": .number(0.75)])
-        #expect(close(try TestImages.pixel(dark, x: 3, y: 3), Pixel(0.189562, 0.109422, 0.071736, 1)))
+        #expect(close(try adjusted(Pixel(0.05, 0.02, 0.01, 1), apple), Pixel(0.189562, 0.109422, 0.071736, 1)))
         // Highlights 0: white stays white (the term vanishes at 1), mid grey 0.5 falls to 0.5 − 0.5·0.5^(1/3)·0.5^2.5.
-        let white = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(Self.constant(Pixel(1, 1, 1, 1), 8, 8)),
-                                                                      "inputHighlightAmount": .number(0), "inputRadius": .number(2)])
-        #expect(close(try TestImages.pixel(white, x: 3, y: 3), Pixel(1, 1, 1, 1)))
-        let grey = try TestImages.filter("CIHighlightShadowAdjust", ["inputImage": .image(Self.constant(Pixel(0.5, 0.5, 0.5, 1), 8, 8)),
-                                                                     "inputHighlightAmount": .number(0), "inputRadius": .number(2)])
-        #expect(close(try TestImages.pixel(grey, x: 3, y: 3), Pixel(0.429846, 0.429846, 0.429846, 1)))
+        let noHighlights: [String: FilterValue] = ["inputHighlightAmount": .number(0), "inputRadius": .number(2)]
+        #expect(close(try adjusted(Pixel(1, 1, 1, 1), noHighlights), Pixel(1, 1, 1, 1)))
+        #expect(close(try adjusted(Pixel(0.5, 0.5, 0.5, 1), noHighlights), Pixel(0.429846, 0.429846, 0.429846, 1)))
+        // Half-covered, the key is the straight colour's: the same grey at alpha ½ gives the same colour, halved.
+        #expect(close(try adjusted(Pixel(0.25, 0.25, 0.25, 0.5), noHighlights), Pixel(0.214923, 0.214923, 0.214923, 0.5)))
     }
 
     @Test func lineOverlayOutlinesInBlackOnTransparent() throws {

@@ -339,6 +339,11 @@ import Testing
         let swapped = try Self.transition("CIAccordionFoldTransition", time: 0.25, [:],
                                           source: Self.flat(Self.a, 100, 100), target: Self.flat(Self.b, 100, 50))
         #expect(swapped.extent == Rect(x: 0, y: 0, width: 100, height: 87.5))
+        // An infinite image folds as the other's rectangle (was an empty output).
+        let generated = try Self.transition("CIAccordionFoldTransition", time: 0.25, [:],
+                                            source: Self.flat(Self.a, 100, 50), target: Self.flat(Self.b, 10, 10).clampedToExtent())
+        #expect(generated.extent == Rect(x: 0, y: 0, width: 100, height: 50))
+        #expect(close(try TestImages.pixel(generated, x: 50, y: 40), Self.a * 0.75 + Self.b * 0.25))
     }
 
     @Test func accordionFoldsTheTallerImageAndStretchesTheLowerOnesRow() throws {

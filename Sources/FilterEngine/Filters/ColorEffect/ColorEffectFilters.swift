@@ -224,8 +224,11 @@ enum ColorEffectFilters {
 
     /// Grey from the largest of the three components; alpha kept. (max commutes with premultiplication.)
     static func maximumComponent(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage")
-        return ColorKernel(name: "maximumComponent") { span in
+        maximumComponent(try inputs.image("inputImage"))
+    }
+
+    static func maximumComponent(_ image: Image) -> Image {
+        ColorKernel(name: "maximumComponent") { span in
             let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             for i in 0..<span.count {
                 let rg = r[i] > g[i] ? r[i] : g[i]

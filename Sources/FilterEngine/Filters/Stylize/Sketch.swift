@@ -25,28 +25,18 @@ enum Sketch {
         return BlurFilters.gaussian(image.clampedToExtent(), sigma: min(sigma, 500)).cropped(to: image.extent)
     }
 
-    /// The largest of R, G, B of straight colour, in place (grey, alpha 1).
-    static func maximumComponent(_ image: Image) -> Image {
-        ColorKernel(name: "maximumComponent") { span in
-            let o = span.out
-            for i in 0..<span.count {
-                let a = o.a[i]
-                let m = a > 0 ? max(o.r[i], max(o.g[i], o.b[i])) / a : 0
-                o.r[i] = m; o.g[i] = m; o.b[i] = m; o.a[i] = 1
-            }
-        }.apply(extent: image.extent, inputs: [image])
-    }
-
     /// Highlight and shadow adjustment, per channel in linear light (straight colour), keyed on the brightness
-    /// M of the neighbourhood: the largest component, blurred with σ = inputRadius (the pixel's own at radius 0):
+    /// M of the neighbourhood: the largest component (straight), blurred with σ = inputRadius (the pixel's own at
+    /// radius 0):
     ///   out = c + shadow · (1 − M)² · (c^0.62 − c) − (1 − highlight) · M · c^(1/3) · (1 − c)^2.5
     /// (c and M clamped to 0…1 inside the terms; the result is not allowed below 0; a negative shadow amount
     /// uses c^(1/0.62) in place of c^0.62, deepening shadows without crushing them). The shadow term lifts
     /// each channel along a power curve where the surroundings are dark; the highlight term pulls mid and low
     /// channels down where they are bright, which deepens bright colours. Shadow 0 and highlight 1 are the
     /// identity. Fitted on Apple's iOS 7 render (shadow 1.5, highlight 0.75; iOS 7 had no radius, i.e. radius 0):
-    /// 34.3 dB in Python with these rounded constants, 35.6 dB through the command line; Apple's output there is pointwise, follows (c, max) closely and
-    /// lifts deep shadows like c^0.62. How the amounts scale the two terms (linearly here) is a guess.
+    /// 34.3 dB in Python with these rounded constants, 35.6 dB through the command line; Apple's output there
+    /// is pointwise, follows (c, max) closely and lifts deep shadows like c^0.62. How the amounts scale the two
+    /// terms (linearly here) is a guess.
     static func highlightShadowAdjust(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let radius = try inputs.number("inputRadius")
@@ -57,13 +47,15 @@ enum Sketch {
         let darken = 1 - highlight
         // Negative shadow amounts (no render) deepen along the inverse power, c^(1/0.62), which stays above 0.
         let shadowPower: Float = shadow >= 0 ? 0.62 : 1 / 0.62
-        let key = blurInside(maximumComponent(image), sigma: radius)
+        // Premultiplied, so that the blur weighs each neighbour by its coverage; divided by alpha below.
+        let key = blurInside(ColorEffectFilters.maximumComponent(image), sigma: radius)
         return ColorKernel(name: "highlightShadow") { span in
             let o = span.out, neighbourhood = span.input(1)
             for i in 0..<span.count {
                 let a = o.a[i]
                 guard a > 0 else { continue }
-                let m = ColorMath.clamp01(neighbourhood.r[i])
+                let keyAlpha = neighbourhood.a[i]
+                let m = keyAlpha > 0 ? ColorMath.clamp01(neighbourhood.r[i] / keyAlpha) : 0
                 let lift = abs(shadow) * (1 - m) * (1 - m), fall = darken * m
                 func adjust(_ premultiplied: Float) -> Float {
                     let c = premultiplied / a

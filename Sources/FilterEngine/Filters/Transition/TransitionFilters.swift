@@ -482,14 +482,17 @@ enum TransitionFilters {
         let p = try pair(inputs)
         if p.time <= 0 { return p.source }
         if p.time >= 1 { return p.target }
-        let (se, te) = (p.source.extent, p.target.extent)
-        if se.isInfinite || te.isInfinite { return .empty }
+        // An infinite image (a generator) folds as the other image's rectangle; two of them just dissolve.
+        if p.source.extent.isInfinite && p.target.extent.isInfinite { return try dissolve(inputs) }
+        let source = p.source.extent.isInfinite ? p.source.cropped(to: p.target.extent) : p.source
+        let target = p.target.extent.isInfinite ? p.target.cropped(to: p.source.extent) : p.target
+        let (se, te) = (source.extent, target.extent)
         if se.isEmpty && te.isEmpty { return .empty }
         let folds = Double(min(max(try inputs.integer("inputNumberOfFolds"), 1), 50))
         let shadowAmount = min(max(try inputs.number("inputFoldShadowAmount"), 0), 1)
         let bottom = max(try inputs.number("inputBottomHeight"), 0)
         let sourceIsA = se.height <= te.height
-        let (a, b) = sourceIsA ? (p.source, p.target) : (p.target, p.source)
+        let (a, b) = sourceIsA ? (source, target) : (target, source)
         let time = min(max(try inputs.number("inputTime"), 0), 1)     // a double, as Core Image reads it
         let s = sourceIsA ? time : 1 - time
         let (ae, be) = (a.extent, b.extent)
