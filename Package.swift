@@ -39,6 +39,8 @@ let package = Package(
         .library(name: "FilterEngine", targets: ["FilterEngine"]),
         // Apple's Core Image API over the engine: `import CoreImage` (and `import CoreImage.CIFilterBuiltins`).
         .library(name: "CoreImage", targets: ["CoreImage"]),
+        .library(name: "CoreGraphics", targets: ["CoreGraphics"]),
+        .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "FilterExplorer", targets: ["FilterExplorer"]),
         .executable(name: "cifiltertest", targets: ["cifiltertest"]),
     ],
@@ -77,9 +79,13 @@ let package = Package(
         // Core Image's public API in Swift. It imports the engine without re-exporting it, so a file that imports
         // Foundation and CoreImage sees no engine type. The typed filters (`CIFilter.sepiaTone()`) are generated
         // from filters.json at build time.
+        // Apple's module names that Core Image code imports: the Core Graphics value types (CGImage, CGColorSpace,
+        // CGAffineTransform, CGVector …) and ImageIO's metadata names; `import CoreImage` re-exports both.
+        .target(name: "CoreGraphics"),
+        .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
         .target(
             name: "CoreImage",
-            dependencies: ["FilterEngine", "CoreImageModuleMap"],
+            dependencies: ["FilterEngine", "CoreImageModuleMap", "CoreGraphics", "ImageIO"],
             // Its few pixel loops (premultiplying 8-bit output, format conversions) run as the engine's do:
             // unoptimised they doubled a 512² RGBA8 render (1.23 ms against the engine's 0.61 ms, debug build).
             swiftSettings: fastFlags,

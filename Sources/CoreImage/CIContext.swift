@@ -55,9 +55,11 @@ open class CIContext: NSObject, @unchecked Sendable {
         }
     }
 
+    /// `premultiplied`: nil for the context's `.outputPremultiplied`.
     func renderChecked(_ image: CIImage, toBitmap data: UnsafeMutableRawPointer, rowBytes: Int, bounds: CGRect,
-                       format: CIFormat, colorSpace: CGColorSpace?) throws {
-        guard let layout = format.layout else { throw CIContextError("format \(format.rawValue) is not supported") }
+                       format: CIFormat, colorSpace: CGColorSpace?, premultiplied: Bool? = nil) throws {
+        let outputPremultiplied = premultiplied ?? self.outputPremultiplied
+        guard format.layout != nil else { throw CIContextError("format \(format.rawValue) is not supported") }
         let area = try Self.pixelArea(bounds)
         // No output space: the working values as they are. With an unmanaged working space (`kCFNull`) they
         // are the source's encoded values, which the engine decoded on the way in, so they are encoded again.
@@ -75,7 +77,6 @@ open class CIContext: NSObject, @unchecked Sendable {
             return
         }
         let buffer = try engine.render(image.engine, rect: bounds.engineRect)
-        let pixelBytes = layout.channels.count * layout.bytesPerChannel
         for row in 0..<area.height {
             let source = buffer.row(area.maxY - 1 - row)
             let line = data + row * rowBytes
@@ -92,22 +93,7 @@ open class CIContext: NSObject, @unchecked Sendable {
                     }
                     if outputPremultiplied { r *= a; g *= a; b *= a }
                 }
-                for (i, channel) in layout.channels.enumerated() {
-                    let v: Float = switch channel {
-                    case .r: r
-                    case .g: g
-                    case .b: b
-                    case .a: a
-                    case .luma: 0.2126 * r + 0.7152 * g + 0.0722 * b
-                    }
-                    let at = line + x * pixelBytes + i * layout.bytesPerChannel
-                    switch (layout.bytesPerChannel, layout.float) {
-                    case (1, _): at.storeBytes(of: Self.quantise(v, 255, as: UInt8.self), as: UInt8.self)
-                    case (2, false): at.storeBytes(of: Self.quantise(v, 65535, as: UInt16.self), toByteOffset: 0, as: UInt16.self)
-                    case (2, true): at.storeBytes(of: Float16(v), as: Float16.self)
-                    default: at.storeBytes(of: v, as: Float.self)
-                    }
-                }
+                format.store(SIMD4(r, g, b, a), line, x)
             }
         }
     }
@@ -122,12 +108,6 @@ open class CIContext: NSObject, @unchecked Sendable {
         guard !r.isEmpty else { throw CIContextError("the rectangle \(rect) is empty") }
         // Its size is checked by the engine's render budget (RenderContext.Options.maxPixels).
         return PixelRect(covering: r)
-    }
-
-    /// A value in 0…1 to an integer of `scale` levels (NaN to 0).
-    @inline(__always) static func quantise<T: FixedWidthInteger>(_ v: Float, _ scale: Float, as: T.Type) -> T {
-        let clamped = v > 0 ? (v < 1 ? v : 1) : 0
-        return T(clamped * scale + 0.5)
     }
 
     /// Straight-alpha RGBA bytes → premultiplied, in place (opaque pixels are untouched).

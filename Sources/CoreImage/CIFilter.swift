@@ -184,6 +184,43 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
         for (key, value) in keyedValues { setValue(value, forKey: key) }
     }
 
+    /// Key-value coding by path, as on any NSObject: `"inputRadius"` is `setValue(_:forKey:)`, and a longer path
+    /// walks through the values it names (a filter held as an input, then its key).
+    open func setValue(_ value: Any?, forKeyPath keyPath: String) {
+        guard let dot = keyPath.firstIndex(of: ".") else { return setValue(value, forKey: keyPath) }
+        let head = String(keyPath[..<dot])
+        guard let inner = self.value(forKey: head) as? CIFilter else {
+            Diagnostics.report("\(name): setValue(_:forKeyPath: \"\(keyPath)\"): \(head) holds no filter to set a value on")
+            return
+        }
+        inner.setValue(value, forKeyPath: String(keyPath[keyPath.index(after: dot)...]))
+    }
+
+    /// The value at the end of a key path: through filters (their keys), dictionaries such as `attributes`
+    /// (`"attributes.inputRadius.CIAttributeDefault"`), images (`extent`) and vectors (`x` … `w`, `count`).
+    open func value(forKeyPath keyPath: String) -> Any? {
+        var current: Any? = self
+        for key in keyPath.split(separator: ".", omittingEmptySubsequences: false).map(String.init) {
+            switch current {
+            case let filter as CIFilter: current = key == "attributes" ? filter.attributes : filter.value(forKey: key)
+            case let dictionary as [String: Any]: current = dictionary[key]
+            case let image as CIImage: current = key == "extent" ? image.extent : key == "properties" ? image.properties : nil
+            case let vector as CIVector:
+                current = switch key {
+                case "x": vector.x
+                case "y": vector.y
+                case "z": vector.z
+                case "w": vector.w
+                case "count": vector.count
+                default: nil
+                }
+            default: current = nil
+            }
+            if current == nil { return nil }
+        }
+        return current
+    }
+
     // MARK: Output
 
     /// The filtered image: a recipe, computed only when a CIContext renders it. Nil when an input is missing

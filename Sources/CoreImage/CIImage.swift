@@ -1,11 +1,6 @@
 import Foundation
 internal import FilterEngine
 
-/// The EXIF orientation key of an image's `properties` (ImageIO's `kCGImagePropertyOrientation`).
-public let kCGImagePropertyOrientation = "Orientation"
-public let kCGImagePropertyPixelWidth = "PixelWidth"
-public let kCGImagePropertyPixelHeight = "PixelHeight"
-
 /// An image as Core Image has it: an immutable recipe with an extent (possibly infinite), in y-up pixel
 /// coordinates. Nothing is computed until a `CIContext` renders it.
 open class CIImage: NSObject, NSCopying, @unchecked Sendable {
@@ -99,19 +94,9 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
                 for row in 0..<height {
                     let line = buffer.row(height - 1 - row)
                     for x in 0..<width {
-                        var rgba = SIMD4<Float>(0, 0, 0, 1)
-                        for (i, channel) in layout.channels.enumerated() {
-                            let offset = row * bytesPerRow + (x * 4 + i) * layout.bytesPerChannel
-                            guard offset + layout.bytesPerChannel <= src.count else { continue }
-                            let v: Float = switch (layout.bytesPerChannel, layout.float) {
-                            case (1, _): Float(src[offset]) / 255
-                            case (2, false): Float(src.loadUnaligned(fromByteOffset: offset, as: UInt16.self)) / 65535
-                            case (2, true): Float(src.loadUnaligned(fromByteOffset: offset, as: Float16.self))
-                            default: src.loadUnaligned(fromByteOffset: offset, as: Float.self)
-                            }
-                            let index = switch channel { case .r: 0; case .g: 1; case .b: 2; default: 3 }
-                            rgba[index] = v
-                        }
+                        let offset = row * bytesPerRow + x * layout.bytesPerChannel * 4
+                        guard offset + format.bytesPerPixel <= src.count else { continue }
+                        var rgba = format.load(src.baseAddress! + row * bytesPerRow, x)
                         let useCurve = layout.float ? encoded : (colorSpace.map { !$0.isLinear } ?? true)
                         if useCurve {
                             // Premultiplied encoded values: decode the straight colour, premultiply again.
@@ -136,6 +121,9 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
         self.init(engine: EngineImage(color: EngineColor(color.sRGBComponents)))
     }
 
+    /// The empty image: nothing anywhere, an empty extent (as `CIImage.empty()`).
+    public convenience override init() { self.init(engine: .empty) }
+
     /// The empty image: nothing anywhere, an empty extent.
     open class func empty() -> CIImage { CIImage(engine: .empty) }
 
@@ -154,6 +142,19 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
 
     /// The rectangle the image covers (`CGRect.infinite` for generators and clamped images).
     open var extent: CGRect { CGRect(engine.extent) }
+
+    /// The area the image covers, as a shape.
+    open var definition: CIFilterShape { CIFilterShape(rect: extent) }
+
+    /// True when every pixel of the extent is known to be opaque without rendering (an opaque file or colour, and
+    /// crops and transforms of one); false when unknown, as for most filter outputs.
+    open var isOpaque: Bool { engine.isOpaque }
+
+    /// The part of `image`, an image this one is built from, that rendering `rect` of this one reads (empty when
+    /// it does not read `image` there).
+    open func regionOfInterest(for image: CIImage, in rect: CGRect) -> CGRect {
+        CGRect(engine.regionOfInterest(of: image.engine, for: rect.engineRect))
+    }
 
     open func cropped(to rect: CGRect) -> CIImage { deriving(engine.cropped(to: rect.engineRect)) }
 
@@ -277,6 +278,20 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
     /// image is returned as it is.
     open func insertingIntermediate() -> CIImage { self }
     open func insertingIntermediate(cache: Bool) -> CIImage { self }
+    open func insertingTiledIntermediate() -> CIImage { self }
+
+    /// Core Image proposes filters from a face and scene analysis; with no such models here, none are proposed.
+    open func autoAdjustmentFilters() -> [CIFilter] { [] }
+    open func autoAdjustmentFilters(options: [CIImageAutoAdjustmentOption: Any]?) -> [CIFilter] { [] }
+
+    /// The image's colours as CIE L*a*b* (L in 0…100), and back (CIConvertRGBtoLab / CIConvertLabToRGB).
+    open func convertingWorkingSpaceToLab() -> CIImage {
+        applyingFilter("CIConvertRGBtoLab", parameters: ["inputNormalize": false])
+    }
+
+    open func convertingLabToWorkingSpace() -> CIImage {
+        applyingFilter("CIConvertLabToRGB", parameters: ["inputNormalize": false])
+    }
 
     /// Colour matching into and out of the working space. Every source here is sRGB-encoded or linear sRGB and
     /// already decoded to the working space, so these return the image as it is (P3 primaries are not converted).

@@ -60,7 +60,7 @@ open class CIKernel: NSObject, @unchecked Sendable {
     /// The kernel routine's name in its source.
     open var name: String { compiled.name }
 
-    /// Applies a general kernel: `arguments` in the order of the routine's parameters (CIImage for samplers;
+    /// Applies a general kernel: `arguments` in the order of the routine's parameters (CIImage or CISampler for samplers;
     /// numbers, CIVector, CIColor, CGPoint, CGRect … for the rest); `callback` says which part of each input
     /// image a rectangle of the output reads. Nil, with the reason on standard error, when an argument does
     /// not fit its parameter.
@@ -95,7 +95,10 @@ open class CIKernel: NSObject, @unchecked Sendable {
     static func argument(_ pair: (KernelParameter, Any)) throws -> KernelArgument {
         let (parameter, value) = pair
         if parameter.isImage {
-            guard let image = value as? CIImage else { throw CIKernelError("\(parameter.name) needs a CIImage, not \(type(of: value))") }
+            if let sampler = value as? CISampler { return .image(sampler.image.engine) }
+            guard let image = value as? CIImage else {
+                throw CIKernelError("\(parameter.name) needs a CIImage or a CISampler, not \(type(of: value))")
+            }
             return .image(image.engine)
         }
         if let color = value as? CIColor { return .color(EngineColor(color.sRGBComponents)) }

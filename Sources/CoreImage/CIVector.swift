@@ -16,6 +16,8 @@ open class CIVector: NSObject, NSCopying, @unchecked Sendable {
     public convenience init(x: CGFloat, y: CGFloat, z: CGFloat) { self.init(values: [x, y, z]) }
     public convenience init(x: CGFloat, y: CGFloat, z: CGFloat, w: CGFloat) { self.init(values: [x, y, z, w]) }
     public convenience init(cgPoint p: CGPoint) { self.init(values: [p.x, p.y]) }
+    /// A vector as (dx, dy), as an offset input (CIAttributeTypeOffset) takes it.
+    public convenience init(cgVector v: CGVector) { self.init(values: [v.dx, v.dy]) }
     /// A rectangle as (x, y, width, height).
     public convenience init(cgRect r: CGRect) { self.init(values: [r.origin.x, r.origin.y, r.size.width, r.size.height]) }
     /// A transform as (a, b, c, d, tx, ty).
@@ -38,6 +40,7 @@ open class CIVector: NSObject, NSCopying, @unchecked Sendable {
     public var z: CGFloat { value(at: 2) }
     public var w: CGFloat { value(at: 3) }
     public var cgPointValue: CGPoint { CGPoint(x: x, y: y) }
+    public var cgVectorValue: CGVector { CGVector(dx: x, dy: y) }
     public var cgRectValue: CGRect { CGRect(x: x, y: y, width: z, height: w) }
     public var cgAffineTransformValue: CGAffineTransform {
         CGAffineTransform(a: value(at: 0), b: value(at: 1), c: value(at: 2), d: value(at: 3), tx: value(at: 4), ty: value(at: 5))

@@ -111,11 +111,7 @@ public let kCIInputShadingImageKey = "inputShadingImage"
 public let kCIInputTargetImageKey = "inputTargetImage"
 public let kCIInputExtentKey = "inputExtent"
 public let kCIInputVersionKey = "inputVersion"
-
-// MARK: Image encoding options
-
-/// The JPEG quality option of `CIContext.jpegRepresentation`/`writeJPEGRepresentation` (0…1).
-public let kCGImageDestinationLossyCompressionQuality = "kCGImageDestinationLossyCompressionQuality"
+public let kCIInputBacksideImageKey = "inputBacksideImage"
 
 // MARK: Option types
 
@@ -189,6 +185,11 @@ public let kCIImageColorSpace = CIImageOption.colorSpace
 public let kCIImageApplyOrientationProperty = CIImageOption.applyOrientationProperty
 public let kCIImageProperties = CIImageOption.properties
 public let kCIImageNearestSampling = CIImageOption.nearestSampling
+public let kCIImageToneMapHDRtoSDR = CIImageOption.toneMapHDRtoSDR
+public let kCIImageAuxiliaryDepth = CIImageOption.auxiliaryDepth
+public let kCIImageAuxiliaryDisparity = CIImageOption.auxiliaryDisparity
+public let kCIImageAuxiliaryPortraitEffectsMatte = CIImageOption.auxiliaryPortraitEffectsMatte
+public let kCIImageCacheImmediately = CIImageOption.cacheImmediately
 
 /// An option key of `CIContext`'s PNG/JPEG encoders (the JPEG quality, `kCGImageDestinationLossyCompressionQuality`).
 public struct CIImageRepresentationOption: Hashable, RawRepresentable, Sendable {
@@ -230,6 +231,10 @@ public struct CIFormat: Hashable, RawRepresentable, Sendable {
     public static let LA16 = CIFormat(rawValue: 285)
     public static let LAh = CIFormat(rawValue: 286)
     public static let LAf = CIFormat(rawValue: 287)
+    public static let RGBX8 = CIFormat(rawValue: 0x13E)
+    public static let rgbXh = CIFormat(rawValue: 0x13F)
+    public static let rgbXf = CIFormat(rawValue: 0x140)
+    public static let RGB10 = CIFormat(rawValue: 0x141)
 
     /// Channels per pixel, bytes per channel, where alpha is, whether the channels are float (nil: unsupported).
     var layout: (channels: [Channel], bytesPerChannel: Int, float: Bool)? {
@@ -261,11 +266,16 @@ public struct CIFormat: Hashable, RawRepresentable, Sendable {
         case .LA16: ([.luma, .a], 2, false)
         case .LAh: ([.luma, .a], 2, true)
         case .LAf: ([.luma, .a], 4, true)
+        case .RGBX8: ([.r, .g, .b, .one], 1, false)
+        case .RGBX16: ([.r, .g, .b, .one], 2, false)
+        case .rgbXh: ([.r, .g, .b, .one], 2, true)
+        case .rgbXf: ([.r, .g, .b, .one], 4, true)
         default: nil
         }
     }
 
-    enum Channel { case r, g, b, a, luma }
+    /// `one`: a padding channel written as 1 (the RGBX formats), read as nothing.
+    enum Channel { case r, g, b, a, luma, one }
 }
 
 public let kCIFormatRGBA8 = CIFormat.RGBA8
@@ -274,3 +284,51 @@ public let kCIFormatARGB8 = CIFormat.ARGB8
 public let kCIFormatRGBAh = CIFormat.RGBAh
 public let kCIFormatRGBA16 = CIFormat.RGBA16
 public let kCIFormatRGBAf = CIFormat.RGBAf
+public let kCIFormatABGR8 = CIFormat.ABGR8
+public let kCIFormatRGBX16 = CIFormat.RGBX16
+public let kCIFormatRGBX8 = CIFormat.RGBX8
+public let kCIFormatRGBXh = CIFormat.rgbXh
+public let kCIFormatRGBXf = CIFormat.rgbXf
+public let kCIFormatRGB10 = CIFormat.RGB10
+public let kCIFormatA8 = CIFormat.A8
+public let kCIFormatA16 = CIFormat.A16
+public let kCIFormatAh = CIFormat.Ah
+public let kCIFormatAf = CIFormat.Af
+public let kCIFormatR8 = CIFormat.R8
+public let kCIFormatR16 = CIFormat.R16
+public let kCIFormatRh = CIFormat.Rh
+public let kCIFormatRf = CIFormat.Rf
+public let kCIFormatRG8 = CIFormat.RG8
+public let kCIFormatRG16 = CIFormat.RG16
+public let kCIFormatRGh = CIFormat.RGh
+public let kCIFormatRGf = CIFormat.RGf
+public let kCIFormatL8 = CIFormat.L8
+public let kCIFormatL16 = CIFormat.L16
+public let kCIFormatLh = CIFormat.Lh
+public let kCIFormatLf = CIFormat.Lf
+public let kCIFormatLA8 = CIFormat.LA8
+public let kCIFormatLA16 = CIFormat.LA16
+public let kCIFormatLAh = CIFormat.LAh
+public let kCIFormatLAf = CIFormat.LAf
+
+/// An option of `CIImage.autoAdjustmentFilters(options:)`.
+public struct CIImageAutoAdjustmentOption: Hashable, RawRepresentable, Sendable {
+    public let rawValue: String
+    public init(rawValue: String) { self.rawValue = rawValue }
+    public static let enhance = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustEnhance")
+    public static let redEye = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustRedEye")
+    public static let features = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustFeatures")
+    public static let crop = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustCrop")
+    public static let level = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustLevel")
+}
+
+public let kCIImageAutoAdjustEnhance = CIImageAutoAdjustmentOption.enhance.rawValue
+public let kCIImageAutoAdjustRedEye = CIImageAutoAdjustmentOption.redEye.rawValue
+public let kCIImageAutoAdjustFeatures = CIImageAutoAdjustmentOption.features.rawValue
+public let kCIImageAutoAdjustCrop = CIImageAutoAdjustmentOption.crop.rawValue
+public let kCIImageAutoAdjustLevel = CIImageAutoAdjustmentOption.level.rawValue
+
+// Options of `CIImage(imageProvider:…)` (image providers are not supported here; the keys exist for code that
+// names them).
+public let kCIImageProviderTileSize = "CIImageProviderTileSize"
+public let kCIImageProviderUserInfo = "CIImageProviderUserInfo"

@@ -24,11 +24,12 @@ enum FilterValues {
         }
     }
 
-    /// The numbers of a vector-like value: CIVector, CGPoint, CGRect, CGSize, CGAffineTransform, arrays.
+    /// The numbers of a vector-like value: CIVector, CGPoint, CGVector, CGRect, CGSize, CGAffineTransform, arrays.
     static func numbers(_ value: Any?) -> [Double]? {
         switch value {
         case let v as CIVector: v.doubles
         case let p as CGPoint: [Double(p.x), Double(p.y)]
+        case let v as CGVector: [Double(v.dx), Double(v.dy)]
         case let r as CGRect: [Double(r.origin.x), Double(r.origin.y), Double(r.size.width), Double(r.size.height)]
         case let s as CGSize: [Double(s.width), Double(s.height)]
         case let t as CGAffineTransform: [t.a, t.b, t.c, t.d, t.tx, t.ty].map(Double.init)

@@ -51,6 +51,18 @@ public final class Image: Sendable, CustomStringConvertible {
     /// The empty image: nothing anywhere.
     public static let empty = Image(extent: .zero, kind: .constant(Pixel(0, 0, 0, 0)))
 
+    /// Whether every pixel inside the extent is known to be opaque without rendering (decoded pixels whose alpha
+    /// bytes are all 255, an opaque colour, and crops, clamps, shifts and rescalings of those). False when unknown.
+    public var isOpaque: Bool {
+        switch kind {
+        case .source(let pixels): pixels.isOpaque
+        case .constant(let pixel): pixel.w >= 1 && !extent.isEmpty
+        case .crop(let input, _), .clamp(let input, _), .translate(let input, _, _), .downsample(let input, _),
+             .upsample(let input, _): input.isOpaque
+        case .color, .warp, .general: false
+        }
+    }
+
     // MARK: Recipes
 
     public func cropped(to rect: Rect) -> Image {

@@ -114,3 +114,15 @@ final class RenderPlan: @unchecked Sendable {
         }
     }
 }
+
+extension Image {
+    /// The part of `input` (an image this one is built from) that rendering `rect` of this image reads: the
+    /// plan's own request for it, in whole pixels; empty when this image does not use `input` there.
+    public func regionOfInterest(of input: Image, for rect: Rect) -> Rect {
+        guard !rect.isInfinite, !rect.isEmpty, [rect.x, rect.y, rect.width, rect.height].allSatisfy({ abs($0) < 1e9 })
+        else { return input === self ? rect : .zero }
+        let plan = RenderPlan(root: self, rect: PixelRect(covering: rect))
+        guard let index = plan.nodes.firstIndex(where: { $0 === input }) else { return .zero }
+        return plan.requests[index].rect
+    }
+}

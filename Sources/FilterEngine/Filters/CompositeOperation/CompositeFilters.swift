@@ -29,20 +29,18 @@ enum CompositeFilters {
         try inputs.image("inputImage").composited(over: try inputs.image("inputBackgroundImage"))
     }
 
-    /// Multiplies the colours where both images are, and keeps each alone where the other is transparent.
+    /// The component-wise product of the premultiplied pixels, alpha included, as Apple's reference defines it (and
+    /// unlike CIMultiplyBlendMode, which keeps each image alone where the other is transparent). So a transparent
+    /// pixel of either image gives a transparent pixel, and the output covers only the intersection: the common
+    /// QR-code tint (an infinite constant colour times white modules on transparent) keeps its clear background.
     static func multiply(_ inputs: FilterInputs) throws -> Image {
-        let image = try inputs.image("inputImage")
-        let background = try inputs.image("inputBackgroundImage")
+        let (image, background) = try operands(inputs)
         return ColorKernel(name: "multiply") { span in
             let s = span.out, d = span.input(1)
             for i in 0..<span.count {
-                let sa = s.a[i], da = d.a[i]
-                s.r[i] = s.r[i] * d.r[i] + s.r[i] * (1 - da) + d.r[i] * (1 - sa)
-                s.g[i] = s.g[i] * d.g[i] + s.g[i] * (1 - da) + d.g[i] * (1 - sa)
-                s.b[i] = s.b[i] * d.b[i] + s.b[i] * (1 - da) + d.b[i] * (1 - sa)
-                s.a[i] = sa + da - sa * da
+                s.r[i] *= d.r[i]; s.g[i] *= d.g[i]; s.b[i] *= d.b[i]; s.a[i] *= d.a[i]
             }
-        }.apply(extent: image.extent.union(background.extent), inputs: [image, background])
+        }.apply(extent: image.extent.intersection(background.extent), inputs: [image, background])
     }
 
     /// Source atop: the foreground where the background is, over it; the result has the background's alpha,

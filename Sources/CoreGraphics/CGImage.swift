@@ -62,30 +62,30 @@ public final class CGImage: @unchecked Sendable {
         self.renderingIntent = intent
     }
 
-    public var alphaInfo: CGImageAlphaInfo {
-        CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue) ?? .premultipliedLast
-    }
-
-    /// The pixels as straight-alpha RGBA bytes, rows top to bottom, tightly packed (for decoding into a CIImage).
-    func straightRGBA() -> [UInt8] {
-        let data = dataProvider?.data ?? Data()
-        var bytes = [UInt8](repeating: 0, count: width * height * 4)
-        let alpha = alphaInfo
-        data.withUnsafeBytes { (src: UnsafeRawBufferPointer) in
-            for y in 0..<height {
-                for x in 0..<width {
-                    let s = y * bytesPerRow + x * 4, o = (y * width + x) * 4
-                    var r = src[s], g = src[s + 1], b = src[s + 2], a = src[s + 3]
-                    if alpha == .noneSkipLast { a = 255 }
-                    if alpha == .premultipliedLast, a != 255 {
-                        // Undo the premultiplication, rounding to the nearest byte.
-                        func straight(_ v: UInt8) -> UInt8 { a == 0 ? 0 : UInt8(min(255, (Int(v) * 255 + Int(a) / 2) / Int(a))) }
-                        r = straight(r); g = straight(g); b = straight(b)
-                    }
-                    bytes[o] = r; bytes[o + 1] = g; bytes[o + 2] = b; bytes[o + 3] = a
+    /// The pixels inside `rect` (top-left origin, as Core Graphics counts image rows), or nil when it misses
+    /// the image.
+    public func cropping(to rect: CGRect) -> CGImage? {
+        let r = rect.standardized.integral.intersection(CGRect(x: 0, y: 0, width: width, height: height))
+        guard !r.isNull, !r.isEmpty, let data = dataProvider?.data else { return nil }
+        let x = Int(r.minX), y = Int(r.minY), w = Int(r.width), h = Int(r.height)
+        var bytes = Data(count: w * 4 * h)
+        bytes.withUnsafeMutableBytes { target in
+            data.withUnsafeBytes { source in
+                for row in 0..<h {
+                    let from = (y + row) * bytesPerRow + x * 4
+                    target.baseAddress!.advanced(by: row * w * 4).copyMemory(from: source.baseAddress!.advanced(by: from), byteCount: w * 4)
                 }
             }
         }
-        return bytes
+        return CGImage(width: w, height: h, bitsPerComponent: 8, bitsPerPixel: 32, bytesPerRow: w * 4,
+                       space: colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)!, bitmapInfo: bitmapInfo,
+                       provider: CGDataProvider(data: bytes)!, decode: nil, shouldInterpolate: shouldInterpolate,
+                       intent: renderingIntent)
+    }
+
+    public func copy() -> CGImage? { self }
+
+    public var alphaInfo: CGImageAlphaInfo {
+        CGImageAlphaInfo(rawValue: bitmapInfo.rawValue & CGBitmapInfo.alphaInfoMask.rawValue) ?? .premultipliedLast
     }
 }

@@ -11,6 +11,20 @@ public final class CGColor: @unchecked Sendable, Equatable, CustomStringConverti
         colorSpace = CGColorSpace(name: CGColorSpace.sRGB)
     }
 
+    public convenience init(srgbRed red: CGFloat, green: CGFloat, blue: CGFloat, alpha: CGFloat) {
+        self.init(red: red, green: green, blue: blue, alpha: alpha)
+    }
+
+    /// A grey in the generic grey space: components (grey, alpha).
+    public init(gray: CGFloat, alpha: CGFloat) {
+        components = [gray, alpha]
+        colorSpace = CGColorSpace(name: CGColorSpace.genericGrayGamma2_2)
+    }
+
+    public static let black = CGColor(gray: 0, alpha: 1)
+    public static let white = CGColor(gray: 1, alpha: 1)
+    public static let clear = CGColor(gray: 0, alpha: 0)
+
     public init?(colorSpace space: CGColorSpace, components: UnsafePointer<CGFloat>) {
         self.components = Array(UnsafeBufferPointer(start: components, count: space.numberOfComponents + 1))
         colorSpace = space

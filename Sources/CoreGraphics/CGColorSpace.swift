@@ -54,21 +54,7 @@ public final class CGColorSpace: Hashable, @unchecked Sendable, CustomStringConv
     public static func == (lhs: CGColorSpace, rhs: CGColorSpace) -> Bool { lhs.name == rhs.name }
     public func hash(into hasher: inout Hasher) { hasher.combine(name) }
     public var description: String { "<CGColorSpace \(name ?? "unnamed")>" }
-
-    /// The name the engine understands for colour-space filter inputs (CIColorCubeWithColorSpace ...).
-    var engineName: String {
-        switch name {
-        case Self.linearSRGB?, Self.extendedLinearSRGB?, Self.genericRGBLinear?: "linear"
-        case Self.displayP3?, Self.extendedDisplayP3?: "Display P3"
-        default: "sRGB"
-        }
-    }
 }
 
 public func CGColorSpaceCreateDeviceRGB() -> CGColorSpace { CGColorSpace(name: CGColorSpace.deviceRGBName)! }
 public func CGColorSpaceCreateWithName(_ name: String) -> CGColorSpace? { CGColorSpace(name: name) }
-
-/// The orientation an image's EXIF metadata gives, as `CGImagePropertyOrientation` (values 1…8).
-public enum CGImagePropertyOrientation: UInt32, Sendable, CaseIterable {
-    case up = 1, upMirrored, down, downMirrored, leftMirrored, right, rightMirrored, left
-}

@@ -1,0 +1,1 @@
+// Intentionally empty: the declarations of `import CoreImage.CIFilter` are Swift declarations of the CoreImage module.

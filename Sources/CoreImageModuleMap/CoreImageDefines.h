@@ -1,0 +1,1 @@
+// Intentionally empty: the declarations of `import CoreImage.CoreImageDefines` are Swift declarations of the CoreImage module.
