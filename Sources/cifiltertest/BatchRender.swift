@@ -22,6 +22,7 @@ struct BatchRender {
     /// Inputs that could not become jobs (a pattern matching nothing, two inputs with one output name).
     let refused: [String]
     let workers: Int
+    let shard: Shard?
 
     /// nil when the command renders one file (one -i without a pattern, and an output that is not a directory).
     init?(command: RenderCommand, format: ImageFile.Format?) throws {
@@ -30,7 +31,9 @@ struct BatchRender {
         // a single render, refused as before).
         let namesImage = ImageFile.Format(path: command.output) != nil
         let isDirectory = command.output.hasSuffix("/") || (!namesImage && Self.isDirectory(command.output))
+        let shard = try command.shard.map { try Shard(parsing: $0, environment: ProcessInfo.processInfo.environment) }
         guard patterns.count > 1 || patterns.contains(where: Self.isPattern) || (isDirectory && !patterns.isEmpty) else {
+            if shard != nil { throw ValidationError("--shard splits a batch: give several inputs or a pattern, and -o a directory") }
             return nil
         }
         if !isDirectory, namesImage {
@@ -48,8 +51,12 @@ struct BatchRender {
                 inputs.append(pattern)
             }
         }
+        // A shard takes its part of the whole sorted list, so that every shard agrees on it whatever the order of
+        // the -i options; the name checks below still see every input.
         var seenInputs: Set<String> = [], seenOutputs: [String: String] = [:], jobs: [Job] = []
-        for input in inputs where seenInputs.insert(input).inserted {
+        let unique = inputs.filter { seenInputs.insert($0).inserted }
+        let mine = Set(unique.sorted().enumerated().filter { shard?.contains($0.offset) ?? true }.map(\.element))
+        for input in unique {
             let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
             let fileExtension: String
             switch format ?? ImageFile.Format(path: input) {
@@ -62,13 +69,14 @@ struct BatchRender {
                 continue
             }
             seenOutputs[output] = input
-            jobs.append(Job(input: input, output: output))
+            if mine.contains(input) { jobs.append(Job(input: input, output: output)) }
         }
         if let jobs = command.jobs, jobs < 1 { throw ValidationError("--jobs needs a positive number") }
         self.command = command
         chain = try command.makeChain()
         self.jobs = jobs
         self.refused = refused
+        self.shard = shard
         workers = max(1, min(command.jobs ?? ProcessInfo.processInfo.activeProcessorCount, jobs.count))
     }
 
@@ -106,7 +114,7 @@ struct BatchRender {
                 let job = jobs[index]
                 do {
                     if !command.overwrite, FileManager.default.fileExists(atPath: job.output) {
-                        progress.failed("\(job.output): exists; not replaced (--overwrite replaces it)")
+                        progress.skipped()
                         continue
                     }
                     let source = try ImageFile.load(job.input, options: command.decodeOptions).image
@@ -121,10 +129,13 @@ struct BatchRender {
             }
         }
         let seconds = Date().timeIntervalSince(start)
-        let (done, failed) = progress.finish()
+        let (done, failed, skipped) = progress.finish()
         let rate = seconds > 0 ? String(format: "%.1f", Double(done) / seconds) : "-"
-        let summary = "rendered \(done) of \(done + failed) files into \(command.output) in "
-            + String(format: "%.1f s (%@ files/s, %d worker%@)", seconds, rate, workers, workers == 1 ? "" : "s")
+        // One line a scheduler's log can be read by: what this run (or shard) did, failed and left alone.
+        var summary = "rendered \(done) of \(done + failed + skipped) files into \(command.output)"
+        if let shard { summary += " (shard \(shard))" }
+        summary += String(format: " in %.1f s (%@ files/s, %d worker%@)", seconds, rate, workers, workers == 1 ? "" : "s")
+        if skipped > 0 { summary += "; \(skipped) skipped: their outputs exist (--overwrite replaces them)" }
         // With failures the summary is the error that ends the command (exit status 1).
         guard failed == 0 else { throw CommandError(message: summary + "; \(failed) failed") }
         Diagnostics.printError(summary)
@@ -151,7 +162,7 @@ final class BatchProgress: @unchecked Sendable {
     private let lock = NSLock()
     private let total: Int
     private let isTerminal = isatty(STDERR_FILENO) != 0
-    private var done = 0, failed = 0
+    private var done = 0, failed = 0, skippedCount = 0
     private var lineShown = false
 
     init(total: Int) { self.total = total }
@@ -172,21 +183,29 @@ final class BatchProgress: @unchecked Sendable {
         if isTerminal { show(nil) }
     }
 
-    /// Ends the progress line; returns the files written and failed.
-    func finish() -> (done: Int, failed: Int) {
+    /// An output that exists already, left as it is (a batch run again resumes).
+    func skipped() {
+        lock.lock()
+        defer { lock.unlock() }
+        skippedCount += 1
+        if isTerminal { show(nil) }
+    }
+
+    /// Ends the progress line; returns the files written, failed and skipped.
+    func finish() -> (done: Int, failed: Int, skipped: Int) {
         lock.lock()
         defer { lock.unlock() }
         clearLine()
-        return (done, failed)
+        return (done, failed, skippedCount)
     }
 
     private func show(_ output: String?) {
-        let count = "\(done + failed)/\(total)"
+        let count = "\(done + failed + skippedCount)/\(total)"
         guard isTerminal else {
             if let output { Diagnostics.printError("\(count) \(output)") }
             return
         }
-        let width = 30, filled = total > 0 ? (done + failed) * width / total : width
+        let width = 30, filled = total > 0 ? (done + failed + skippedCount) * width / total : width
         var line = "[" + String(repeating: "#", count: filled) + String(repeating: ".", count: width - filled) + "] " + count
         if failed > 0 { line += " (\(failed) failed)" }
         if let output { line += " " + DisplayText.escaped(output, limit: 40) }

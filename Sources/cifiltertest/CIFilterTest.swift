@@ -7,6 +7,7 @@ struct CIFilterTest: ParsableCommand {
     static let configuration = CommandConfiguration(
         commandName: "cifiltertest",
         abstract: "Browse, tweak and render Core Image filters in the terminal.",
+        version: cifiltertestVersion,
         subcommands: [ListCommand.self, InfoCommand.self, RenderCommand.self, AnimateCommand.self, StreamCommand.self, BenchCommand.self, ExploreCommand.self],
         defaultSubcommand: ExploreCommand.self
     )

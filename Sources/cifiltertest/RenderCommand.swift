@@ -38,9 +38,12 @@ struct RenderCommand: ParsableCommand {
 
         Several -i (or a quoted pattern) render a batch: every file through the same chain into the directory \
         -o, names kept (extension from --format or the input's), one file per core, existing outputs left alone \
-        unless --overwrite; per-file errors are reported and the batch goes on (exit status 1 if any failed).
+        unless --overwrite (so a batch run again resumes where it stopped); per-file errors are reported and the \
+        batch goes on (exit status 1 if any failed). --shard I/N renders the I-th of N disjoint parts of the sorted \
+        inputs, for N machines or scheduler tasks sharing one batch.
 
           cifiltertest render --recipe Looks/warm-fade.json -i 'photos/*.jpg' -o out/
+          cifiltertest render --recipe look.json -i 'photos/*.jpg' -o out/ --shard 2/8
         """
     )
 
@@ -63,6 +66,10 @@ struct RenderCommand: ParsableCommand {
 
     @Option(help: ArgumentHelp("Files a batch renders at once (default: one per core).", valueName: "n"))
     var jobs: Int?
+
+    // The index may come from the environment (auto/N), so the value is parsed again in run() to report errors.
+    @Option(parsing: .unconditional, help: ArgumentHelp("Render only part I of N of a batch's sorted inputs (0 ≤ I < N); auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.", valueName: "I/N"))
+    var shard: String?
 
     // Unconditional: a negative origin (--crop -600,-400,1200,800) is the option's value, not another option.
     @Option(parsing: .unconditional, help: ArgumentHelp(

@@ -315,8 +315,9 @@ public final class SampleLibrary {
         return try histogram.makeOutputImage()
     }
 
-    /// Where the bundled SampleImages directory is: `$CIFILTERTEST_SAMPLES`, then the executable's directory and
-    /// its parents (a build directory inside the repository), then the current directory and its parents.
+    /// Where the bundled SampleImages directory is: `$CIFILTERTEST_SAMPLES`, then an installation's
+    /// `../share/cifiltertest/SampleImages` beside the executable (scripts/install), then the executable's directory
+    /// and its parents (a build directory inside the repository), then the current directory and its parents.
     static func findSampleDirectory(environment: [String: String]) -> String? {
         if let explicit = environment["CIFILTERTEST_SAMPLES"], !explicit.isEmpty {
             return FileManager.default.fileExists(atPath: explicit) ? explicit : nil
@@ -324,6 +325,9 @@ public final class SampleLibrary {
         var starts: [String] = []
         let executable = (try? FileManager.default.destinationOfSymbolicLink(atPath: "/proc/self/exe"))
             ?? URL(fileURLWithPath: CommandLine.arguments[0]).resolvingSymlinksInPath().path
+        let installed = URL(fileURLWithPath: executable).deletingLastPathComponent().deletingLastPathComponent()
+            .appendingPathComponent("share/cifiltertest/SampleImages")
+        if FileManager.default.fileExists(atPath: installed.appendingPathComponent(defaultSource).path) { return installed.path }
         starts.append((executable as NSString).deletingLastPathComponent)
         starts.append(FileManager.default.currentDirectoryPath)
         for start in starts {
