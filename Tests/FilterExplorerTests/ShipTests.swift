@@ -54,11 +54,14 @@ import Testing
         collect(try #require(info["command"] as? [String: Any]))
         #expect(names.contains("shard") && names.contains("recipe"))
         let page = try file("cifiltertest.1")
-        // mdoc writes a long option as `Fl -name`.
+        // mdoc writes a long option as `Fl -name`, after its short name as `Fl n , -name`.
         var documented: Set<String> = []
-        for line in page.split(separator: "\n") where line.hasPrefix(".It Fl -") {
-            let rest = line.dropFirst(".It Fl -".count)
-            documented.insert(String(rest.prefix { $0 != " " && $0 != "\"" }))
+        let longName = try NSRegularExpression(pattern: "(?:Fl |, )-([A-Za-z0-9][A-Za-z0-9-]*)")
+        for line in page.split(separator: "\n") where line.hasPrefix(".It Fl") {
+            let text = String(line)
+            for match in longName.matches(in: text, range: NSRange(text.startIndex..., in: text)) {
+                documented.insert((text as NSString).substring(with: match.range(at: 1)))
+            }
         }
         #expect(names.subtracting(documented).isEmpty, "options missing from cifiltertest.1: \(names.subtracting(documented).sorted()); run scripts/generate-docs")
         #expect(documented.subtracting(names).isEmpty, "options gone but documented: \(documented.subtracting(names).sorted())")
