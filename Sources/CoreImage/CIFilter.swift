@@ -28,7 +28,14 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
     /// The catalogue entry of a built-in filter; nil for subclasses.
     let descriptor: FilterDescriptor?
     /// Input values as Core Image hands them out (NSNumber, CIVector, CIColor, CIImage, Data, String ...).
-    var values: [String: Any] = [:]
+    /// Behind a lock: Core Image filters are not thread-safe, but a value set on one thread while another renders
+    /// the output must not corrupt the dictionary (each access sees a whole dictionary, before or after).
+    var values: [String: Any] {
+        get { valuesLock.withLock { storedValues } }
+        set { valuesLock.withLock { storedValues = newValue } }
+    }
+    private var storedValues: [String: Any] = [:]
+    private let valuesLock = NSLock()
     private var assignedName: String?
 
     // MARK: Making filters
@@ -237,6 +244,7 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
 
     private func makeBuiltinOutput(_ descriptor: FilterDescriptor) throws -> EngineImage {
         let filter = try EngineFilter(named: descriptor.name)
+        let values = self.values
         for input in descriptor.inputs {
             guard let value = values[input.key] else {
                 try filter.setValue(nil, forKey: input.key)

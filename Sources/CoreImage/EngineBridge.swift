@@ -44,6 +44,9 @@ enum Diagnostics {
     private static let lock = NSLock()
 
     static func report(_ message: String) {
+        // Messages echo names and values from the caller: escaped and cut, so that neither a control sequence
+        // nor a megabyte-long name reaches the terminal or the memory of the messages already seen.
+        let message = DisplayText.escaped(message, limit: 400)
         lock.lock()
         let isNew = seen.count < 1000 && seen.insert(message).inserted
         lock.unlock()

@@ -14,6 +14,7 @@ struct BatchRender {
     struct Job {
         let input: String
         let output: String
+        let format: ImageFile.Format
     }
 
     let command: RenderCommand
@@ -59,9 +60,10 @@ struct BatchRender {
         for input in unique {
             let name = ((input as NSString).lastPathComponent as NSString).deletingPathExtension
             let fileExtension: String
-            switch format ?? ImageFile.Format(path: input) {
+            let outputFormat = format ?? ImageFile.Format(path: input) ?? .png
+            switch outputFormat {
             case .jpeg: fileExtension = ((input as NSString).pathExtension.lowercased() == "jpeg" && format == nil) ? "jpeg" : "jpg"
-            case .png, nil: fileExtension = "png"
+            case .png: fileExtension = "png"
             }
             let output = (command.output as NSString).appendingPathComponent(name + "." + fileExtension)
             if let other = seenOutputs[output] {
@@ -69,7 +71,7 @@ struct BatchRender {
                 continue
             }
             seenOutputs[output] = input
-            if mine.contains(input) { jobs.append(Job(input: input, output: output)) }
+            if mine.contains(input) { jobs.append(Job(input: input, output: output, format: outputFormat)) }
         }
         if let jobs = command.jobs, jobs < 1 { throw ValidationError("--jobs needs a positive number") }
         self.command = command
@@ -120,9 +122,14 @@ struct BatchRender {
                     let source = try ImageFile.load(job.input, options: command.decodeOptions).image
                     let image = try chain.makeImage(input: source)
                     let rect = try chain.outputRect(crop: command.crop, image: image, input: source)
-                    try ImageFile.write(image, to: job.output, rect: rect, sixteenBit: command.sixteenBit,
-                                        quality: command.quality, context: context)
+                    let data = try ImageFile.encode(image, format: job.format, rect: rect, sixteenBit: command.sixteenBit,
+                                                    quality: command.quality, context: context)
+                    // Without --overwrite the file is created exclusively: another run writing the same batch
+                    // at the same moment cannot make this one replace its file (both would count it).
+                    try RegularFile.writeAtomically(data, to: job.output, replacing: command.overwrite)
                     progress.done(job.output)
+                } catch is RegularFile.Exists {
+                    progress.skipped()
                 } catch {
                     progress.failed(String(describing: error).hasPrefix(job.input) ? "\(error)" : "\(job.input): \(error)")
                 }

@@ -16,6 +16,7 @@ struct CIFilterTest: ParsableCommand {
     /// the one place where the command line prints errors, so no user text reaches the terminal raw.
     static func main() {
         quietCrashReporter()
+        RegularFile.removeTemporaryFilesOnSignals()
         do {
             var command = try parseAsRoot()
             try command.run()

@@ -146,7 +146,11 @@ struct StreamCommand: ParsableCommand {
             if outFormat != inFormat { line += " → \(outFormat.summary)" }
             if bench { line += "; \(context.options.threads) render threads" }
             Diagnostics.printError(line)
-            if let error = summary.error { throw error }
+            if let error = summary.error {
+                // The frames written before the error stay: the output is a shorter stream, not nothing.
+                if summary.framesOut > 0 { try? writer.finish() }
+                throw error
+            }
             try writer.finish()
         } catch let error as ValidationError {
             throw error

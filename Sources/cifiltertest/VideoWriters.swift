@@ -119,7 +119,10 @@ final class Y4MWriter: FrameSink, @unchecked Sendable {
     let path: String?
     let format: Y4MFormat
     private let descriptor: Int32
-    private var temporary: String?
+    /// The file being written, renamed to `path` by `finish` (nil for standard output, a device or a FIFO).
+    private var temporary: RegularFile.TemporaryFile?
+    /// A device or FIFO given as the output, written to as it is (never replaced by a file).
+    private var ownsDescriptor = false
     private let context = RenderContext()
     private var encoder: Y4MEncoder
     private let planes: UnsafeMutablePointer<UInt8>
@@ -136,12 +139,22 @@ final class Y4MWriter: FrameSink, @unchecked Sendable {
         if path == nil || path == "-" {
             descriptor = path == nil ? -1 : STDOUT_FILENO
             temporary = nil
-        } else {
-            let temporary = path! + ".partial-\(getpid())"
-            let fd = open(temporary, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0o644)
-            guard fd >= 0 else { throw CommandError(message: "\(path!): cannot be written (\(String(cString: strerror(errno))))") }
+        } else if let path, let kind = Self.nonRegularKind(path) {
+            // /dev/null, a FIFO, a terminal: written to as they are. A directory is refused.
+            guard kind != S_IFDIR else { throw CommandError(message: "\(path): is a directory: write to a file name instead") }
+            let fd = open(path, O_WRONLY | O_CLOEXEC | O_NOCTTY)
+            guard fd >= 0 else { throw CommandError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))") }
             descriptor = fd
-            self.temporary = temporary
+            ownsDescriptor = true
+        } else {
+            do {
+                let file = try RegularFile.TemporaryFile(beside: path!)
+                fchmod(file.descriptor, 0o644)
+                descriptor = file.descriptor
+                temporary = file
+            } catch {
+                throw CommandError(message: "\(error)")
+            }
         }
         encoder = Y4MEncoder(format: format)
         planes = .allocate(capacity: max(1, format.frameBytes))
@@ -150,7 +163,17 @@ final class Y4MWriter: FrameSink, @unchecked Sendable {
 
     deinit {
         planes.deallocate()
-        if let temporary { close(descriptor); unlink(temporary) }
+        temporary?.discard()
+        if ownsDescriptor { close(descriptor) }
+    }
+
+    /// The type of an existing file that is not a regular one (S_IFDIR, S_IFCHR …), nil for a regular file or
+    /// none; a symbolic link is followed.
+    static func nonRegularKind(_ path: String) -> mode_t? {
+        var info = stat()
+        guard stat(path, &info) == 0 else { return nil }
+        let kind = info.st_mode & S_IFMT
+        return kind == S_IFREG ? nil : kind
     }
 
     private func write(_ bytes: UnsafeRawPointer, count: Int) throws {
@@ -186,10 +209,6 @@ final class Y4MWriter: FrameSink, @unchecked Sendable {
     func finish() throws {
         guard let temporary, let path else { return }
         self.temporary = nil
-        close(descriptor)
-        guard rename(temporary, path) == 0 else {
-            unlink(temporary)
-            throw CommandError(message: "\(path): cannot be written (\(String(cString: strerror(errno))))")
-        }
+        do { try temporary.commit(to: path) } catch { throw CommandError(message: "\(error)") }
     }
 }

@@ -94,4 +94,14 @@ void cimageio_upsample_row(const float *const *small, int first, float inv, int 
 void cimageio_blend_rows(const float *below, const float *above, float t, int count, float *const *out);
 /// out[i] += the sum of in[f · i ..< f · i + f], added in that order (a box downsample's row of one channel).
 void cimageio_add_block_sums(const float *in, int f, int count, float *out);
+
+// Temporary files removed when the program is killed (tempfiles.c): a fixed table, so the signal handler only
+// reads memory and calls unlink, both safe in a handler.
+/// Records `path` (shorter than 4096 bytes) to remove on SIGINT, SIGTERM or SIGHUP; the slot, or -1 when full.
+int cimageio_temporary_register(const char *path);
+/// Forgets a slot (the file was renamed or removed).
+void cimageio_temporary_forget(int slot);
+/// Installs the handlers once (and unblocks those signals): each removes the recorded files, then dies of its
+/// signal as before. A signal that is ignored, or whose handler the program has set itself, is left alone.
+void cimageio_temporary_remove_on_signals(void);
 #endif

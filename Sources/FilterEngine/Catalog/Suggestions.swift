@@ -1,6 +1,11 @@
 /// "Did you mean" suggestions: the candidates nearest to a mistyped name.
 public enum Suggestions {
+    static let maximumQueryLength = 64
+
     public static func closest(to query: String, among candidates: [String], limit: Int = 3) -> [String] {
+        // No name is longer than 64 letters: a longer query is no typo of one, and the edit distance would cost
+        // its length times each candidate's (a 100,000-letter name took 40 s).
+        guard query.utf8.count <= maximumQueryLength else { return [] }
         let needle = normalized(query)
         guard !needle.isEmpty else { return [] }
         let scored = candidates.map { candidate -> (String, Int) in

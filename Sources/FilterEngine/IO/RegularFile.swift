@@ -1,3 +1,4 @@
+import CImageIO
 import Foundation
 #if canImport(Glibc)
 import Glibc
@@ -60,9 +61,18 @@ public enum RegularFile {
         }
     }
 
+    /// What `writeAtomically(_:to:replacing: false)` throws when the destination exists (perhaps made a moment
+    /// ago by another process writing the same name).
+    public struct Exists: Error, CustomStringConvertible {
+        public let path: String
+        public var description: String { "\(path): exists; not replaced" }
+    }
+
     /// Writes `data` to `path` atomically: a temporary file beside it, flushed, then renamed over it. An
     /// existing destination must be a regular file (a symbolic link is followed: its target is replaced).
-    public static func writeAtomically(_ data: Data, to path: String) throws {
+    /// With `replacing` false an existing destination is never replaced, even one created while this writes
+    /// (the temporary file is linked to the name, which fails if it exists): `Exists` is thrown instead.
+    public static func writeAtomically(_ data: Data, to path: String, replacing: Bool = true) throws {
         var destination = path
         var info = stat()
         if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
@@ -76,19 +86,8 @@ public enum RegularFile {
             }
             mode = info.st_mode & 0o7777  // keep the old file's permissions
         }
-        let directory = (destination as NSString).deletingLastPathComponent
-        let name = (destination as NSString).lastPathComponent
-        var template = Array(((directory.isEmpty ? "." : directory) + "/." + name + ".partial-XXXXXX").utf8CString)
-        let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
-        guard fd >= 0 else {
-            throw ImageFileError(path: path, message: "cannot create a file in its directory: \(String(cString: strerror(errno)))")
-        }
-        let temporary = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
-        var renamed = false
-        defer {
-            close(fd)
-            if !renamed { unlink(temporary) }
-        }
+        let temporary = try TemporaryFile(beside: destination, reportedAs: path)
+        let fd = temporary.descriptor
         fchmod(fd, mode)
         try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
             var done = 0
@@ -102,10 +101,70 @@ public enum RegularFile {
         guard fsync(fd) == 0 || errno == EINVAL else {
             throw ImageFileError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))")
         }
-        guard rename(temporary, destination) == 0 else {
-            throw ImageFileError(path: path, message: "cannot be replaced: \(String(cString: strerror(errno)))")
+        try temporary.commit(to: destination, replacing: replacing)
+    }
+
+    /// Removes the temporary files of unfinished writes when the program is killed by SIGINT, SIGTERM or SIGHUP
+    /// (then dies of the signal as before). The command line calls it once at start.
+    public static func removeTemporaryFilesOnSignals() {
+        cimageio_temporary_remove_on_signals()
+    }
+
+    /// A file being written beside its destination: created exclusively under an unpredictable name (so a
+    /// planted file or symbolic link is never followed), removed if it is dropped unfinished or the program is
+    /// killed, and given its name by `commit`.
+    public final class TemporaryFile {
+        public let descriptor: Int32
+        public let path: String
+        private let reportedPath: String
+        private let slot: Int32
+        private var finished = false
+        private var renamed = false
+
+        /// `reportedAs`: the name errors mention (the destination as the user gave it).
+        public init(beside destination: String, reportedAs reportedPath: String? = nil) throws {
+            self.reportedPath = reportedPath ?? destination
+            let directory = (destination as NSString).deletingLastPathComponent
+            let name = (destination as NSString).lastPathComponent
+            var template = Array(((directory.isEmpty ? "." : directory) + "/." + name + ".partial-XXXXXX").utf8CString)
+            let fd = template.withUnsafeMutableBufferPointer { mkstemp($0.baseAddress!) }
+            guard fd >= 0 else {
+                throw ImageFileError(path: self.reportedPath,
+                                     message: "cannot create a file in its directory: \(String(cString: strerror(errno)))")
+            }
+            _ = fcntl(fd, F_SETFD, FD_CLOEXEC)  // not inherited by a child process
+            descriptor = fd
+            path = template.withUnsafeBufferPointer { String(cString: $0.baseAddress!) }
+            slot = cimageio_temporary_register(path)
         }
-        renamed = true
+
+        /// Closes the file and gives it the destination's name: renamed over it, or with `replacing` false linked
+        /// to it only if no file has that name (`Exists` otherwise). The temporary name is gone either way.
+        public func commit(to destination: String, replacing: Bool = true) throws {
+            defer { discard() }
+            if replacing {
+                guard rename(path, destination) == 0 else {
+                    throw ImageFileError(path: reportedPath, message: "cannot be replaced: \(String(cString: strerror(errno)))")
+                }
+                renamed = true
+            } else {
+                guard link(path, destination) == 0 else {
+                    if errno == EEXIST { throw Exists(path: reportedPath) }
+                    throw ImageFileError(path: reportedPath, message: "cannot be written: \(String(cString: strerror(errno)))")
+                }
+            }
+        }
+
+        /// Closes and removes the file (nothing once committed).
+        public func discard() {
+            guard !finished else { return }
+            finished = true
+            close(descriptor)
+            if !renamed { unlink(path) }
+            cimageio_temporary_forget(slot)
+        }
+
+        deinit { discard() }
     }
 
     /// The process's umask, read from /proc (setting it to read it would race with other threads creating files).
