@@ -128,7 +128,8 @@ import CoreImage
         let shifted = try #require(shift.apply(extent: photo.extent, arguments: [photo]))
         let moved = photo.transformed(by: CGAffineTransform(translationX: -2, y: 0)).cropped(to: photo.extent)
         let width = Int(photo.extent.width)
-        let s = Pixels.rgba8(shifted), m = Pixels.rgba8(moved)
+        let s = Pixels.rgba8(shifted), m = Pixels.rgba8(moved, photo.extent)
+        #expect(s == m)
         #expect(Pixels.at(s, width: width, x: 10, yFromTop: 20) == Pixels.at(m, width: width, x: 10, yFromTop: 20))
         #expect(Pixels.at(s, width: width, x: width - 1, yFromTop: 5) == [0, 0, 0, 0])
         // The same sources through CIKernel(source:) stay general kernels with their own region of interest.
