@@ -134,6 +134,7 @@ struct KernelLanguageAcceptanceTests {
         #expect(compileError("kernel vec4 f(__sample s) { float a[100000]; return s; }")?.message.contains("limited to") == true)
         #expect(compileError("kernel vec4 f(__sample s) { float a[2][2]; return s; }")?.message.contains("arrays of arrays") == true)
         #expect(compileError("kernel vec4 f(__sample s, float n) { float a[int(n)]; return s; }")?.message.contains("constant integer") == true)
+        #expect(compileError("kernel vec4 f(__sample s) { ivec2 p = ivec2(1, 2); return s; }")?.message.contains("'ivec2' is not supported") == true)
     }
 
     // MARK: Loops whose end is known only when rendering
@@ -279,7 +280,7 @@ struct KernelLanguageAcceptanceTests {
         start = Date()
         let e2 = try #require(compileError(chain))
         #expect(e2.message.contains("more than 32 levels deep"), "\(e2)")
-        #expect(Date().timeIntervalSince(start) < 30)
+        #expect(Date().timeIntervalSince(start) < 60)   // a 5 MB source: about 10 s in a debug build
         // Recursion through a long cycle is found without deep recursion in the checker.
         var cycle = ""
         for i in 0..<20_000 { cycle += "float r\(i)(float x);\n" }

@@ -329,6 +329,9 @@ struct TypeChecker {
     }
 
     private func valueType(_ name: TypeName) throws -> KType {
+        if name.name.hasPrefix("ivec") {
+            throw KernelLanguageError(.unsupported, at: name.position, "'\(name.name)' is not supported in Core Image kernels (use vec\(name.name.dropFirst(4)) with floor())")
+        }
         guard let t = KType(name: name.name) else { throw typeError(name.position, "unknown type '\(name.name)'") }
         if t == .void || t == .sampler || name.name.hasPrefix("__") {
             throw typeError(name.position, "a variable cannot have type '\(name.name)'")
