@@ -130,7 +130,10 @@ open class CIColorKernel: CIKernel, @unchecked Sendable {
         make(extent: extent, image: nil, arguments: args, roi: nil)
     }
 
-    override class func accepts(_ kind: CompiledKernel.Kind) -> Bool { kind == .color }
+    /// A routine with `sampler` parameters is a colour kernel too, as Apple's compiler takes it: applied
+    /// without a region of interest, it runs per pixel when it samples only its own pixel
+    /// (`sample(s, samplerCoord(s))`), else the engine works out what it reads.
+    override class func accepts(_ kind: CompiledKernel.Kind) -> Bool { kind == .color || kind == .general }
     override class var kindName: String { "colour" }
 }
 

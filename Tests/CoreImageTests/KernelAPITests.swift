@@ -79,6 +79,66 @@ import CoreImage
         #expect(Pixels.rgba8(blended).prefix(4) == [255, 0, 0, 255])
     }
 
+    /// Colour kernels written with a `sampler` parameter, as many apps ship them (Apple's compiler takes them):
+    /// `CIColorKernel(source:)` accepts them and `apply(extent:arguments:)` renders them.
+    final class ChannelSwapFilter: CIFilter {
+        var inputImage: CIImage?
+        var inputAmount: Float = 1
+
+        static let kernel = CIColorKernel(source: """
+            kernel vec4 swapRedAndBlue(sampler image, float amount) {
+                vec4 pixel = unpremultiply(sample(image, samplerCoord(image)));
+                vec3 swapped = mix(pixel.rgb, pixel.bgr, amount);
+                return premultiply(vec4(swapped, pixel.a));
+            }
+            """)!
+
+        override var outputImage: CIImage? {
+            guard let inputImage else { return nil }
+            return Self.kernel.apply(extent: inputImage.extent, arguments: [inputImage, inputAmount])
+        }
+    }
+
+    @Test func aColourKernelWithASamplerParameter() throws {
+        let source = CIImage(color: CIColor(red: 1, green: 0.5, blue: 0)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 3))
+        let filter = ChannelSwapFilter()
+        filter.inputImage = source
+        let swapped = try #require(filter.outputImage)
+        #expect(swapped.extent == source.extent)
+        let original = Pixels.rgba8(source)
+        #expect(original[0] == 255 && original[2] == 0)
+        #expect(Array(Pixels.rgba8(swapped).prefix(4)) == [original[2], original[1], original[0], 255])
+        filter.inputAmount = 0
+        #expect(Array(Pixels.rgba8(try #require(filter.outputImage)).prefix(4)) == Array(original.prefix(4)))
+        // A photo: every pixel has its red and blue exchanged.
+        let photo = CIImage(contentsOf: Samples.astronaut)!
+        filter.inputImage = photo
+        filter.inputAmount = 1
+        let a = Pixels.rgba8(try #require(filter.outputImage)), b = Pixels.rgba8(photo)
+        var worst = 0
+        for i in stride(from: 0, to: a.count, by: 4) {
+            worst = max(worst, abs(Int(a[i]) - Int(b[i + 2])), abs(Int(a[i + 1]) - Int(b[i + 1])), abs(Int(a[i + 2]) - Int(b[i])))
+        }
+        #expect(worst <= 1, "up to \(worst) levels")
+
+        // Sampling beside its pixel: still a colour kernel to the caller, rendered with what it reads.
+        let shift = try #require(CIColorKernel(source: """
+            kernel vec4 shiftLeft(sampler image) { return sample(image, samplerCoord(image) + vec2(2.0, 0.0)); }
+            """))
+        let shifted = try #require(shift.apply(extent: photo.extent, arguments: [photo]))
+        let moved = photo.transformed(by: CGAffineTransform(translationX: -2, y: 0)).cropped(to: photo.extent)
+        let width = Int(photo.extent.width)
+        let s = Pixels.rgba8(shifted), m = Pixels.rgba8(moved, photo.extent)
+        #expect(s == m)
+        #expect(Pixels.at(s, width: width, x: 10, yFromTop: 20) == Pixels.at(m, width: width, x: 10, yFromTop: 20))
+        #expect(Pixels.at(s, width: width, x: width - 1, yFromTop: 5) == [0, 0, 0, 0])
+        // The same sources through CIKernel(source:) stay general kernels with their own region of interest.
+        let general = try #require(CIKernel(source: "kernel vec4 k(sampler image) { return sample(image, samplerCoord(image)); }"))
+        #expect(!(general is CIColorKernel))
+        let copy = try #require(general.apply(extent: photo.extent, roiCallback: { _, r in r }, arguments: [photo]))
+        #expect(Pixels.rgba8(copy) == Pixels.rgba8(photo))
+    }
+
     @Test func badSourcesAndMetalFailClearly() {
         #expect(CIColorKernel(source: "kernel vec4 f(__sample s) { return s.rgb; }") == nil)   // wrong return type
         #expect(CIWarpKernel(source: "kernel vec4 f(__sample s) { return s; }") == nil)        // not a warp kernel

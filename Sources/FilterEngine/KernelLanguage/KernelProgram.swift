@@ -8,25 +8,33 @@ import Foundation
 // vectorised loop over a span of up to 1024 pixels held in planar float registers.
 //
 // The language covered: several `kernel` routines and helper functions (overloads, prototypes, inlined; no
-// recursion) per source, top-level constants; types float, int, bool, vec2–4, bvec2–4, mat2–4, sampler
-// (`__table sampler`), `__sample`, `__color`; swizzles (xyzw, rgba, stpq) read and written, indexing of vectors
-// and matrix columns; + − × ÷ with GLSL's shapes (scalar broadcast, matrix × vector, vector × matrix, matrix ×
-// matrix), comparisons, == !=, && || ^^ !, ?:, = += −= *= /=, ++ −−; if/else, for, while, do-while, break,
-// continue, return anywhere; the GLSL built-ins radians degrees sin cos tan asin acos atan (1 and 2 arguments)
-// pow exp exp2 log log2 sqrt inversesqrt abs sign floor ceil fract trunc round mod min max clamp mix step
-// smoothstep length distance dot cross normalize faceforward reflect refract lessThan lessThanEqual greaterThan
+// recursion) per source, top-level constants; the preprocessor (`#define` with and without arguments, `#undef`,
+// `#if` `#ifdef` `#ifndef` `#elif` `#else` `#endif` with `defined`, `#error`); types float, int, bool, vec2–4,
+// bvec2–4, mat2–4, sampler (`__table sampler`), `__sample`, `__color`, and arrays of them (`float w[9]`,
+// `float[3](…)`, `{…}` initialisers, constant or computed indices, array parameters of helpers); swizzles
+// (xyzw, rgba, stpq) read and written, indexing of vectors and matrix columns; + − × ÷ with GLSL's shapes
+// (scalar broadcast, matrix × vector, vector × matrix, matrix × matrix), comparisons, == !=, && || ^^ !, ?:,
+// = += −= *= /=, ++ −−; if/else, for, while, do-while, break, continue, return anywhere, loops whose end
+// depends on pixels; the GLSL built-ins radians degrees sin cos tan asin acos atan (1 and 2 arguments) pow exp
+// exp2 log log2 sqrt inversesqrt abs sign floor ceil fract trunc round mod min max clamp mix step smoothstep
+// length distance dot cross normalize faceforward reflect refract lessThan lessThanEqual greaterThan
 // greaterThanEqual equal notEqual any all not matrixCompMult, and Core Image's compare sin_ cos_ tan_ sincos
 // sincos_ cossin cossin_ premultiply unpremultiply destCoord sample samplerCoord samplerTransform samplerExtent
 // samplerOrigin samplerSize.
 //
-// Not supported, with a clear error: Metal kernels; loops whose number of iterations depends on pixel values
-// (Core Image also requires bounds known when the kernel is compiled: here constants and arguments count);
-// structs, arrays, `out`/`inout` parameters, `discard`, `switch`, the preprocessor, the bit operators, % and the
-// comma operator; assignment through a pixel-dependent index. Differences: && || and ?: evaluate both sides
-// (only a side effect inside them would notice); a `for` loop's step also runs for lanes that left the loop by
-// `break` (visible only in a counter declared outside the loop and read after it); sin and cos use the
-// engine's polynomial (1e-7 for moderate arguments); sampler space is working space (`samplerTransform` is the
-// identity, `samplerCoord` equals `destCoord`), sampling is bilinear.
+// Loops: a loop whose bounds are constants or arguments is unrolled (up to `Lowering`'s budget); the rest, and a
+// loop whose end depends on pixels, runs when rendering within `SpanProgram.maximumLoopWork`. A computed index
+// outside an array (or vector or matrix) is clamped to its first or last element, for reads and writes.
+// Compile work is bounded: inlined size and call depth (`TypeChecker`), unrolling and lowering steps
+// (`Lowering`), macro expansion (`Preprocessor`).
+//
+// Not supported, with a clear error: Metal kernels; structs, arrays of arrays, `out`/`inout` parameters,
+// `discard`, `switch`, `#include`, the operators # and ## of macros, the bit operators, % and the comma operator;
+// ivec types. Differences: && || and ?: evaluate both sides (only a side effect inside them would notice); a
+// `for` loop's step also runs for lanes that left an unrolled loop by `break` (visible only in a counter
+// declared outside the loop and read after it); sin and cos use the engine's polynomial (1e-7 for moderate
+// arguments); sampler space is working space (`samplerTransform` is the identity, `samplerCoord` equals
+// `destCoord`), sampling is bilinear.
 //
 // Premultiplication (Apple's Core Image Kernel Language Reference and the Core Image Programming Guide): kernels
 // work in the context's working space, linear and premultiplied. A colour kernel's `__sample` arguments are
@@ -77,7 +85,9 @@ public final class CompiledKernel: @unchecked Sendable {
         case color
         /// Returns vec2: where to sample the input for each output pixel.
         case warp
-        /// Returns vec4 from `sampler` inputs read anywhere with `sample`.
+        /// Returns vec4 from `sampler` inputs read anywhere with `sample`. Applied without a region of
+        /// interest (as Core Image's colour kernels are), it runs as a colour kernel when it samples each
+        /// sampler only at the pixel being computed, and otherwise works out what it reads.
         case general
     }
 
@@ -86,12 +96,18 @@ public final class CompiledKernel: @unchecked Sendable {
     public let parameters: [KernelParameter]
     private let program: CheckedProgram
     private let index: Int
+    private let loopHits: LockedCounter
+
+    /// How many row segments had their loops stopped by the work limit (`SpanProgram.maximumLoopWork`): a
+    /// loop that does not end stops there, with its pixels left as they were, and a message on standard error.
+    public var loopLimitHits: Int { loopHits.value }
 
     init(program: CheckedProgram, index: Int) throws {
         let f = program.functions[index]
         self.program = program
         self.index = index
         name = f.name
+        loopHits = LockedCounter(warning: "kernel '\(KernelLanguageError.printable(f.name))': a loop ran past the limit of \(SpanProgram.maximumLoopWork) operations for a row of pixels and was stopped; those pixels are unfinished")
         parameters = f.parameters.map { KernelParameter(name: $0.name, type: $0.spelling) }
         let samplers = f.parameters.contains { $0.type == .sampler }
         let samples = f.parameters.contains { $0.spelling == "__sample" }
@@ -112,8 +128,11 @@ public final class CompiledKernel: @unchecked Sendable {
     }
 
     /// The kernel as an image over `extent`. `image` is a warp kernel's input (nil for the other kinds); `roi`
-    /// gives, for an output rectangle, the rectangle of input `index` that a warp or general kernel reads
-    /// (default: the input's whole extent, or the output rectangle itself for an infinite input).
+    /// gives, for an output rectangle, the rectangle of input `index` that a warp or general kernel reads.
+    /// Without `roi`, a warp kernel reads its input's whole extent (the output rectangle for an infinite input);
+    /// a general kernel that samples its samplers only at the pixel being computed runs as a colour kernel, one
+    /// that samples them at fixed offsets reads the output rectangle grown by the largest offset, and one that
+    /// samples them anywhere else reads their whole extents (the output rectangle, for an infinite one).
     public func apply(extent: Rect, image: Image? = nil, arguments: [KernelArgument],
                       roi: (@Sendable (Int, Rect) -> Rect)? = nil) throws -> Image {
         guard arguments.count == parameters.count else {
@@ -158,6 +177,23 @@ public final class CompiledKernel: @unchecked Sendable {
             }
             bindings.append(.value(values.map { Float($0) }))
         }
+        if kind == .general && roi == nil {
+            let pixelBindings = bindings.map { b -> KernelBinding in
+                if case .sampler(let k, let e) = b { return .pixelSampler(k, e) }
+                return b
+            }
+            do {
+                return colorImage(try lowered(pixelBindings, imageCount: images.count), extent: extent, inputs: images)
+            } catch is SamplesAwayFromItsPixel {
+                let spanProgram = try lowered(bindings, imageCount: 0)
+                let reach = spanProgram.samplerReach
+                return generalImage(spanProgram, extent: extent, inputs: images) { index, rect in
+                    guard let r = reach[index] else { return .zero }   // never sampled
+                    // Bilinear sampling at a fractional offset touches the next pixel too.
+                    return r.isFinite ? rect.insetBy(dx: -(Double(r.rounded(.up)) + 1), dy: -(Double(r.rounded(.up)) + 1)) : .infinite
+                }
+            }
+        }
         let spanProgram = try lowered(bindings, imageCount: kind == .color ? images.count : 0)
         switch kind {
         case .color:
@@ -181,10 +217,12 @@ public final class CompiledKernel: @unchecked Sendable {
             case .value(let v): key.append(UInt64(v.count)); key += v.map { UInt64($0.bitPattern) }
             case .image(let k): key += [100, UInt64(k)]
             case .sampler(let k, let e): key += [200, UInt64(k), e.x.bitPattern, e.y.bitPattern, e.width.bitPattern, e.height.bitPattern]
+            case .pixelSampler(let k, let e): key += [300, UInt64(k), e.x.bitPattern, e.y.bitPattern, e.width.bitPattern, e.height.bitPattern]
             }
         }
         if let hit = cacheLock.withLock({ cache[key] }) { return hit }
         let made = try Lowering.lower(program, kernel: index, bindings: bindings, imageCount: imageCount)
+        made.loopHits = loopHits
         cacheLock.withLock {
             if cache.count >= 32 { cache.removeAll() }
             cache[key] = made

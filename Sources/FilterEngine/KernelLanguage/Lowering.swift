@@ -4,10 +4,11 @@ import Foundation
 //
 // Every value is a list of operands, one per component: a constant or a register. Arguments are constants, so
 // everything that depends only on them is folded while lowering, and a loop whose bounds depend only on
-// constants and arguments is unrolled. Pixel-dependent control flow becomes masks: `mask` holds the lanes
-// (pixels) still running; an `if` runs both branches with the mask narrowed, assignments under a narrowed mask
-// become selects, `return`, `break` and `continue` take their lanes out of the mask. The result is straight-line
-// code, which `finish` prunes and packs into few registers.
+// constants and arguments is unrolled (up to a budget). Pixel-dependent control flow becomes masks: `mask` holds
+// the lanes (pixels) still running; an `if` runs both branches with the mask narrowed, assignments under a
+// narrowed mask become selects, `return`, `break` and `continue` take their lanes out of the mask. A loop whose
+// condition depends on pixels, or that goes past the unrolling budget, becomes a run-time `loop` instruction
+// over the same masks (see `runtimeLoop`). `finish` prunes the code and packs it into few registers.
 
 enum KernelBinding {
     /// A uniform argument's components.
@@ -16,7 +17,14 @@ enum KernelBinding {
     case image(Int)
     /// A general kernel's `sampler`: input image `index`, with its extent.
     case sampler(Int, Rect)
+    /// A `sampler` of a kernel run as a colour kernel: input image `index` (its pixels arrive as `image`'s do),
+    /// which the kernel may sample only at the pixel being computed.
+    case pixelSampler(Int, Rect)
 }
+
+/// Thrown by the lowering of a kernel run as a colour kernel that samples a sampler away from the pixel being
+/// computed: it must run as a general kernel.
+struct SamplesAwayFromItsPixel: Error {}
 
 struct Lowering {
     private struct Frame {
@@ -25,6 +33,8 @@ struct Lowering {
         var slotTokens: [Int]
         var result: [Operand]?
         let entryMask: Operand
+        /// The components of the function's result.
+        let resultWidth: Int
     }
 
     private struct LoopState {
@@ -32,10 +42,17 @@ struct Lowering {
         var broken: Operand = .constant(0)
     }
 
-    /// Limits that keep hostile or runaway kernels from exhausting memory or time.
+    /// Limits that keep hostile or runaway kernels from exhausting memory or time. Loops are unrolled while a
+    /// loop has run fewer than `maximumUnrolledPasses` passes, has emitted fewer than `maximumUnrolledCode`
+    /// instructions, and the whole kernel fewer than `maximumUnrolledTotal` passes; past that (or as soon as its
+    /// condition depends on pixels) the rest of the loop runs as a loop when rendering.
     static let maximumInstructions = 1_000_000
-    static let maximumIterations = 100_000
+    static let maximumUnrolledPasses = 128
+    static let maximumUnrolledCode = 20_000
+    static let maximumUnrolledTotal = 4096
     static let maximumRegisters = 2048
+    /// The steps of lowering (statements and expressions visited, helpers inlined included).
+    static let maximumWork = 4_000_000
 
     private let program: CheckedProgram
     private var code: [Instruction] = []
@@ -51,8 +68,16 @@ struct Lowering {
     private var frames: [Frame] = []
     private var globals: [[Operand]] = []
     private var loops: [LoopState] = []
-    private var iterations = 0
+    private var unrolledPasses = 0
+    private var work = 0
     private var samplerExtents: [Int: Rect] = [:]
+    /// For each sampler, how far from the pixel being computed it is read (in x or y, at most): infinity when
+    /// the kernel reads it where no offset is known before rendering.
+    private var samplerReach: [Int: Float] = [:]
+    /// The pixels of samplers bound as `pixelSampler`.
+    private var pixelSamplers: [Int: [Operand]] = [:]
+    /// The affine forms of materialised registers: what a sample coordinate was made of.
+    private var forms: [Int: Affine] = [:]
     /// Instructions already emitted, by operation and operands: registers are written once and every operation
     /// is pure, so a repeated computation (two `unpremultiply(s)`, a length used twice) reuses the first result.
     private var emitted: [ValueKey: Int] = [:]
@@ -110,13 +135,14 @@ struct Lowering {
             }
             imageRegisters.append(channels)
         }
-        frames = [Frame(slots: [], slotTokens: [], result: nil, entryMask: mask)]
+        frames = [Frame(slots: [], slotTokens: [], result: nil, entryMask: mask, resultWidth: 0)]
         globals = [[Operand]](repeating: [], count: program.globalCount)
         for g in program.globals {
             globals[g.slot] = try g.value.map { try expression($0) } ?? zeros(g.type.components)
         }
         var frame = Frame(slots: .init(repeating: [], count: f.slotCount),
-                          slotTokens: .init(repeating: token, count: f.slotCount), result: nil, entryMask: mask)
+                          slotTokens: .init(repeating: token, count: f.slotCount), result: nil, entryMask: mask,
+                          resultWidth: f.returnType.components)
         for (i, binding) in bindings.enumerated() {
             switch binding {
             case .value(let v): frame.slots[i] = v.map { .constant($0) }
@@ -124,6 +150,10 @@ struct Lowering {
             case .sampler(let k, let extent):
                 frame.slots[i] = [.constant(Float(k))]
                 samplerExtents[k] = extent
+            case .pixelSampler(let k, let extent):
+                frame.slots[i] = [.constant(Float(k))]
+                samplerExtents[k] = extent
+                pixelSamplers[k] = imageRegisters[k]
             }
         }
         frames = [frame]
@@ -141,7 +171,9 @@ struct Lowering {
         for r in results.compactMap(\.register) {
             if let form = pending.removeValue(forKey: r) { materialise(r, form) }
         }
-        return try finish(results, output: imageCount > 0 ? imageRegisters[0].compactMap(\.register) : [])
+        let made = try finish(results, output: imageCount > 0 ? imageRegisters[0].compactMap(\.register) : [])
+        made.samplerReach = samplerReach
+        return made
     }
 
     private func error(_ p: SourcePosition, _ message: String) -> KernelLanguageError {
@@ -163,6 +195,7 @@ struct Lowering {
     }
 
     private mutating func materialise(_ d: Int, _ form: Affine) {
+        forms[d] = form
         if form.terms.count == 1 {
             let (r, k) = form.terms[0]
             if form.bias == 0 { code.append(.binary(.mul, d, .register(r), .constant(k))) }
@@ -307,6 +340,16 @@ struct Lowering {
         return sum
     }
 
+    /// `o` − `origin` when `o` is `origin` plus a constant (a sample at a fixed offset from the pixel).
+    private func offset(_ o: Operand, from origin: Operand) -> Float? {
+        guard let base = origin.register else { return nil }
+        guard let r = o.register else { return nil }
+        if r == base { return 0 }
+        guard let form = pending[r] ?? forms[r], form.terms.count == 1, form.terms[0].register == base,
+              form.terms[0].weight == 1 else { return nil }
+        return form.bias
+    }
+
     private mutating func destinationCoordinate() -> [Operand] {
         if let d = destination { return [d.0, d.1] }
         let x = fresh(), y = fresh()
@@ -349,8 +392,17 @@ struct Lowering {
 
     private var top: Int { frames.count - 1 }
 
+    private mutating func countWork(_ p: SourcePosition?) throws {
+        work += 1
+        if work > Self.maximumWork {
+            throw KernelLanguageError(.unsupported, line: p?.line ?? 0, column: p?.column ?? 0,
+                                      "compiling this kernel takes more than \(Self.maximumWork) steps (loops inside loops, or helper functions inlined many times); simplify it")
+        }
+    }
+
     private mutating func statement(_ s: TStmt) throws {
         if mask == .constant(0) { return }   // every lane has left: the rest is dead code
+        try countWork(nil)
         if code.count > Self.maximumInstructions {
             throw KernelLanguageError(.unsupported, "the kernel unrolls to more than \(Self.maximumInstructions) operations")
         }
@@ -386,27 +438,32 @@ struct Lowering {
         case .loop(let initial, let condition, let step, let body, let testFirst, let position):
             if let initial { try statement(initial) }
             let entryMask = mask, entryToken = token
-            var exited: Operand = .constant(0), broken: Operand = .constant(0)
+            var broken: Operand = .constant(0)
             var first = true
-            // Whether some live lanes have left the loop (by `break` or the condition) and wait for its end.
+            // Whether some live lanes have left the loop (by `break`) and wait for its end.
             var narrowed = false
+            let codeAtStart = code.count
+            var passes = 0
             while mask != .constant(0) {
-                if let condition, testFirst || !first {
-                    let c = try expression(condition)[0]
-                    if let k = c.constantValue {
+                if !first || testFirst {
+                    if passes >= Self.maximumUnrolledPasses || code.count - codeAtStart > Self.maximumUnrolledCode ||
+                        unrolledPasses >= Self.maximumUnrolledTotal {
+                        try runtimeLoop(condition, step, body, position, waiting: broken, entryToken: entryToken)
+                        return
+                    }
+                    if let condition {
+                        let c = try expression(condition)[0]
+                        guard let k = c.constantValue else {
+                            // The end depends on pixels: the rest runs as a loop when rendering.
+                            try runtimeLoop(condition, step, body, position, waiting: broken, entryToken: entryToken)
+                            return
+                        }
                         if k == 0 { break }
-                    } else {
-                        exited = binary(.or, exited, binary(.and, mask, unary(.not, c)))
-                        mask = binary(.and, mask, c)
-                        narrowed = true
-                        if mask == .constant(0) { break }
                     }
                 }
                 first = false
-                iterations += 1
-                if iterations > Self.maximumIterations {
-                    throw error(position, "this loop runs more than \(Self.maximumIterations) times, or its end depends on pixel values; Core Image needs loop bounds known before rendering (constants or kernel arguments)")
-                }
+                passes += 1
+                unrolledPasses += 1
                 token = narrowed ? newToken() : entryToken
                 loops.append(LoopState())
                 try statement(body)
@@ -422,7 +479,7 @@ struct Lowering {
                 for e in step { _ = try expression(e) }
                 (mask, token) = (running, runningToken)
             }
-            mask = binary(.or, binary(.or, mask, exited), broken)
+            mask = binary(.or, mask, broken)
             token = entryToken
         case .returnValue(let value, _):
             let v = try value.map { try expression($0) } ?? []
@@ -444,10 +501,162 @@ struct Lowering {
         }
     }
 
+    // MARK: Loops at run time
+
+    /// The rest of a loop as a `loop` instruction. The variables the loop assigns become registers (phis) that
+    /// hold their values from pass to pass; so do the lanes still looping (`active`), the lanes waiting at the
+    /// loop's end (left by the condition or by `break`: `waiting`) and, when the body may return, the function's
+    /// result. A pass runs the condition, the body and the step under the mask of the active lanes, so that the
+    /// lanes that finished keep their values; lanes that return leave both masks (they are dead).
+    private mutating func runtimeLoop(_ condition: TExpr?, _ step: [TExpr], _ body: TStmt, _ position: SourcePosition,
+                                      waiting: Operand, entryToken: Int) throws {
+        // What the body reads from before the loop must exist before it, not be made inside it on first use.
+        _ = destinationCoordinate()
+        for (r, form) in pending.sorted(by: { $0.key < $1.key }) { materialise(r, form) }
+        pending = [:]
+
+        var assigned = Set<Int>(), declared = Set<Int>()
+        Self.collect(body, &assigned, &declared)
+        if let condition { Self.collect(condition, &assigned, &declared) }
+        for e in step { Self.collect(e, &assigned, &declared) }
+        func phi(_ value: Operand) -> Int {
+            let r = fresh()
+            code.append(.unary(.copy, r, value))
+            return r
+        }
+        var carriedSlots: [(slot: Int, phis: [Int])] = []
+        for slot in assigned.subtracting(declared).sorted() where !frames[top].slots[slot].isEmpty {
+            var phis: [Int] = []
+            for value in frames[top].slots[slot] { phis.append(phi(value)) }
+            carriedSlots.append((slot, phis))
+            frames[top].slots[slot] = phis.map { .register($0) }
+            frames[top].slotTokens[slot] = entryToken
+        }
+        let returns = Self.jumps(body, loops: false)
+        var resultPhis: [Int] = []
+        if returns {
+            for value in frames[top].result ?? zeros(frames[top].resultWidth) { resultPhis.append(phi(value)) }
+            frames[top].result = resultPhis.map { .register($0) }
+        }
+        let activePhi = phi(mask), waitingPhi = phi(waiting)
+
+        let (outerCode, outerEmitted) = (code, emitted)
+        code = []
+        let bodyStart = nextRegister
+        mask = .register(activePhi)
+        token = newToken()
+        var waitingNext: Operand = .register(waitingPhi)
+        if let condition {
+            let c = try expression(condition)[0]
+            waitingNext = binary(.or, waitingNext, binary(.and, mask, unary(.not, c)))
+            mask = binary(.and, mask, c)
+            token = newToken()
+        }
+        loops.append(LoopState())
+        try statement(body)
+        let state = loops.removeLast()
+        mask = binary(.or, mask, state.continued)
+        waitingNext = binary(.or, waitingNext, state.broken)
+        token = newToken()
+        if mask != .constant(0) { for e in step { _ = try expression(e) } }
+
+        // Each next value in a register of the body, so that the copies into the phis may run in any order.
+        func next(_ o: Operand) -> Int {
+            if let r = o.register, r >= bodyStart {
+                if let form = pending.removeValue(forKey: r) { materialise(r, form) }
+                return r
+            }
+            let d = fresh()
+            emit(.unary(.copy, d, o))
+            return d
+        }
+        var carried: [(phi: Int, next: Int)] = []
+        for (slot, phis) in carriedSlots {
+            for (k, p) in phis.enumerated() { carried.append((p, next(frames[top].slots[slot][k]))) }
+        }
+        if returns, let result = frames[top].result {
+            for (k, p) in resultPhis.enumerated() { carried.append((p, next(result[k]))) }
+        }
+        carried.append((activePhi, next(mask)))
+        carried.append((waitingPhi, next(waitingNext)))
+        pending = [:]
+        let loopBody = code
+        (code, emitted) = (outerCode, outerEmitted)
+        code.append(.loop(RuntimeLoop(body: loopBody, carried: carried, active: activePhi)))
+        if code.count > Self.maximumInstructions {
+            throw KernelLanguageError(.unsupported, at: position, "the kernel unrolls to more than \(Self.maximumInstructions) operations")
+        }
+
+        for (slot, phis) in carriedSlots { frames[top].slots[slot] = phis.map { .register($0) } }
+        if returns { frames[top].result = resultPhis.map { .register($0) } }
+        mask = .register(waitingPhi)
+        token = entryToken
+    }
+
+    /// The slots a statement assigns and the ones it declares (not looking into called functions, whose
+    /// variables live in their own frames).
+    private static func collect(_ s: TStmt?, _ assigned: inout Set<Int>, _ declared: inout Set<Int>) {
+        guard let s else { return }
+        switch s {
+        case .block(let list): for x in list { collect(x, &assigned, &declared) }
+        case .declare(let slot, let value, _):
+            declared.insert(slot)
+            if let value { collect(value, &assigned, &declared) }
+        case .expression(let e): collect(e, &assigned, &declared)
+        case .ifElse(let c, let a, let b):
+            collect(c, &assigned, &declared)
+            collect(a, &assigned, &declared)
+            collect(b, &assigned, &declared)
+        case .loop(let initial, let condition, let step, let body, _, _):
+            collect(initial, &assigned, &declared)
+            if let condition { collect(condition, &assigned, &declared) }
+            for e in step { collect(e, &assigned, &declared) }
+            collect(body, &assigned, &declared)
+        case .returnValue(let e, _): if let e { collect(e, &assigned, &declared) }
+        case .breakLoop, .continueLoop: break
+        }
+    }
+
+    private static func collect(_ e: TExpr, _ assigned: inout Set<Int>, _ declared: inout Set<Int>) {
+        func target(_ l: LValue) {
+            switch l {
+            case .local(let slot): assigned.insert(slot)
+            case .swizzle(let base, _): target(base)
+            case .index(let base, let i, _):
+                target(base)
+                collect(i, &assigned, &declared)
+            }
+        }
+        switch e.kind {
+        case .constant, .local, .global: break
+        case .swizzle(let a, _), .negate(let a), .not(let a): collect(a, &assigned, &declared)
+        case .index(let a, let b), .arithmetic(_, let a, let b), .compare(_, let a, let b), .equal(let a, let b, _),
+             .logical(_, let a, let b):
+            collect(a, &assigned, &declared)
+            collect(b, &assigned, &declared)
+        case .conditional(let a, let b, let c):
+            collect(a, &assigned, &declared)
+            collect(b, &assigned, &declared)
+            collect(c, &assigned, &declared)
+        case .construct(_, let list), .call(_, let list), .builtin(_, let list), .array(let list):
+            for x in list { collect(x, &assigned, &declared) }
+        case .assign(let l, _, let value):
+            target(l)
+            collect(value, &assigned, &declared)
+        case .increment(let l, _, _):
+            target(l)
+        }
+    }
+
     // MARK: Expressions
 
     private mutating func expression(_ e: TExpr) throws -> [Operand] {
+        try countWork(e.position)
         switch e.kind {
+        case .array(let items):
+            var out: [Operand] = []
+            for item in items { out += try expression(item) }
+            return out
         case .constant(let v):
             return v.map { .constant($0) }
         case .local(let slot):
@@ -461,14 +670,14 @@ struct Lowering {
             let v = try expression(base)
             let i = try expression(index)[0]
             let width = e.type.components, count = v.count / width
+            // An index outside the value is clamped to its first or last element: never a read outside it.
             if let k = i.constantValue {
-                guard k >= 0, k < Float(count) else { throw error(e.position, "index \(formatNumber(Double(k))) is out of range (0 to \(count - 1))") }
-                let j = Int(k)
+                let j = k.isNaN ? 0 : Int(min(max(k, 0), Float(count - 1)))
                 return Array(v[(j * width)..<((j + 1) * width)])
             }
             var result = Array(v[0..<width])
             for j in 1..<count {
-                let hit = binary(.equal, i, .constant(Float(j)))
+                let hit = binary(.greaterEqual, i, .constant(Float(j)))
                 for c in 0..<width { result[c] = select(hit, v[j * width + c], result[c]) }
             }
             return result
@@ -512,55 +721,84 @@ struct Lowering {
             return try builtin(name, args, e)
         case .assign(let target, let op, let value):
             let v = try expression(value)
+            let place = try resolve(target)
             let newValue: [Operand]
             if op == "=" {
                 newValue = v
             } else {
-                let old = try load(target)
+                let old = load(place)
                 newValue = try arithmetic(op, old, e.type, v, value.type, e.type)
             }
-            try store(target, newValue, e.position)
+            store(place, newValue)
             return newValue
         case .increment(let target, let delta, let postfix):
-            let old = try load(target)
+            let place = try resolve(target)
+            let old = load(place)
             var newValue: [Operand] = []
             for o in old { newValue.append(binary(.add, o, .constant(delta))) }
-            try store(target, newValue, e.position)
+            store(place, newValue)
             return postfix ? old : newValue
         }
     }
 
-    private mutating func resolve(_ target: LValue, _ p: SourcePosition) throws -> (slot: Int, positions: [Int]) {
+    /// Where an assignment lands: a slot and, for each element a computed index may pick, the condition under
+    /// which it is picked and the slot's components it covers.
+    private struct Place {
+        let slot: Int
+        var choices: [(when: Operand, positions: [Int])]
+    }
+
+    private mutating func resolve(_ target: LValue) throws -> Place {
         switch target {
         case .local(let slot):
-            return (slot, Array(frames[top].slots[slot].indices))
+            return Place(slot: slot, choices: [(.constant(1), Array(frames[top].slots[slot].indices))])
         case .swizzle(let base, let indices):
-            let (slot, positions) = try resolve(base, p)
-            return (slot, indices.map { positions[$0] })
+            var place = try resolve(base)
+            place.choices = place.choices.map { c in (when: c.when, positions: indices.map { c.positions[$0] }) }
+            return place
         case .index(let base, let index, let elementType):
-            let (slot, positions) = try resolve(base, p)
+            var place = try resolve(base)
             let width = elementType.components
-            guard let k = try expression(index)[0].constantValue else {
-                throw error(p, "assigning through an index needs an index known before rendering (a constant or a loop counter)")
+            let i = try expression(index)[0]
+            var choices: [(when: Operand, positions: [Int])] = []
+            for c in place.choices {
+                let count = c.positions.count / width
+                func element(_ j: Int) -> [Int] { Array(c.positions[(j * width)..<((j + 1) * width)]) }
+                // Clamped to the first or last element, as when reading.
+                if let k = i.constantValue {
+                    choices.append((c.when, element(k.isNaN ? 0 : Int(min(max(k, 0), Float(count - 1))))))
+                    continue
+                }
+                for j in 0..<count {
+                    var hit: Operand = .constant(1)
+                    if j > 0 { hit = binary(.greaterEqual, i, .constant(Float(j))) }
+                    if j < count - 1 { hit = binary(.and, hit, binary(.less, i, .constant(Float(j + 1)))) }
+                    choices.append((binary(.and, c.when, hit), element(j)))
+                }
             }
-            guard k >= 0, Int(k) * width + width <= positions.count else { throw error(p, "index \(formatNumber(Double(k))) is out of range") }
-            let j = Int(k)
-            return (slot, Array(positions[(j * width)..<((j + 1) * width)]))
+            place.choices = choices
+            return place
         }
     }
 
-    private mutating func load(_ target: LValue) throws -> [Operand] {
-        let (slot, positions) = try resolve(target, SourcePosition(line: 0, column: 0))
-        return positions.map { frames[top].slots[slot][$0] }
+    private mutating func load(_ place: Place) -> [Operand] {
+        let slots = frames[top].slots[place.slot]
+        var value = place.choices[0].positions.map { slots[$0] }
+        for c in place.choices.dropFirst() {
+            for k in value.indices { value[k] = select(c.when, slots[c.positions[k]], value[k]) }
+        }
+        return value
     }
 
-    private mutating func store(_ target: LValue, _ value: [Operand], _ p: SourcePosition) throws {
-        let (slot, positions) = try resolve(target, p)
-        let masked = mask != .constant(1) && frames[top].slotTokens[slot] != token
-        for (k, position) in positions.enumerated() {
-            let v = value.count == 1 ? value[0] : value[k]
-            let old = frames[top].slots[slot][position]
-            frames[top].slots[slot][position] = masked ? select(mask, v, old) : v
+    private mutating func store(_ place: Place, _ value: [Operand]) {
+        let masked = mask != .constant(1) && frames[top].slotTokens[place.slot] != token
+        for c in place.choices {
+            let guardMask = masked ? binary(.and, mask, c.when) : c.when
+            for (k, position) in c.positions.enumerated() {
+                let v = value.count == 1 ? value[0] : value[k]
+                let old = frames[top].slots[place.slot][position]
+                frames[top].slots[place.slot][position] = select(guardMask, v, old)
+            }
         }
     }
 
@@ -639,7 +877,8 @@ struct Lowering {
         guard frames.count < 64 else { throw error(p, "functions nested too deeply") }
         let f = program.functions[index]
         var frame = Frame(slots: .init(repeating: [], count: f.slotCount),
-                          slotTokens: .init(repeating: token, count: f.slotCount), result: nil, entryMask: mask)
+                          slotTokens: .init(repeating: token, count: f.slotCount), result: nil, entryMask: mask,
+                          resultWidth: f.returnType.components)
         for (i, a) in args.enumerated() { frame.slots[i] = a }
         let (saved, savedToken) = (mask, token)
         frames.append(frame)
@@ -759,6 +998,15 @@ struct Lowering {
             return name == "samplerExtent" ? values : name == "samplerOrigin" ? Array(values[0..<2]) : Array(values[2..<4])
         case "sample":
             let k = Int(v[0][0].constantValue ?? 0)
+            // How far from the pixel being computed: what a region of interest must cover.
+            let here = destinationCoordinate()
+            var reach = Float.infinity
+            if let dx = offset(v[1][0], from: here[0]), let dy = offset(v[1][1], from: here[1]) { reach = max(abs(dx), abs(dy)) }
+            samplerReach[k] = max(samplerReach[k] ?? 0, reach)
+            if let pixel = pixelSamplers[k] {
+                guard reach == 0 else { throw SamplesAwayFromItsPixel() }
+                return pixel
+            }
             let r = fresh(), g = fresh(), b = fresh(), a = fresh()
             emit(.sample(sampler: k, x: v[1][0], y: v[1][1], r, g, b, a))
             return [.register(r), .register(g), .register(b), .register(a)]
@@ -792,12 +1040,7 @@ struct Lowering {
     /// when nothing reads that row afterwards: this saves a copy per component, as much time as a matrix row.
     private func finish(_ results: [Operand], output: [Int]) throws -> SpanProgram {
         var live = Set(results.compactMap(\.register))
-        var kept: [Instruction] = []
-        for instruction in code.reversed() where instruction.destinations.contains(where: live.contains) {
-            kept.append(instruction)
-            for s in instruction.sources { if let r = s.register { live.insert(r) } }
-        }
-        kept.reverse()
+        let kept = Self.prune(code, &live)
         var lastUse: [Int: Int] = [:]
         for (i, instruction) in kept.enumerated() {
             for s in instruction.sources { if let r = s.register { lastUse[r] = i } }
@@ -816,7 +1059,7 @@ struct Lowering {
                 // Every loop is element by element, so an instruction may write the row it reads, except a
                 // multiply-add's two-pass fallback (its addend) and a sample.
                 switch kept[i] {
-                case .sample: continue
+                case .sample, .loop: continue
                 case .multiplyAdd: if kept[i].sources.contains(target) { continue }
                 default: break
                 }
@@ -828,7 +1071,8 @@ struct Lowering {
         var free: [Int] = []
         var count = 0
         for (i, instruction) in kept.enumerated() {
-            for d in instruction.destinations where direct[d] == nil {
+            // A loop's variables already have their slots (from their first values, before it).
+            for d in instruction.destinations where direct[d] == nil && slot[d] == nil {
                 if let reused = free.popLast() { slot[d] = reused } else { slot[d] = count; count += 1 }
             }
             for r in Set(instruction.sources.compactMap(\.register)) where lastUse[r] == i {
@@ -850,5 +1094,23 @@ struct Lowering {
         }
         return SpanProgram(instructions: renamed, registerCount: count, externalCount: externals.count,
                            results: finalResults)
+    }
+
+    /// `code` without the instructions whose results nothing in `live` needs (a loop's body pruned the same
+    /// way, from what its passes carry).
+    private static func prune(_ code: [Instruction], _ live: inout Set<Int>) -> [Instruction] {
+        var kept: [Instruction] = []
+        for instruction in code.reversed() where instruction.destinations.contains(where: live.contains) {
+            if case .loop(let l) = instruction {
+                var inner = Set(l.carried.map(\.next))
+                let loop = RuntimeLoop(body: prune(l.body, &inner), carried: l.carried, active: l.active)
+                kept.append(.loop(loop))
+                live.formUnion(loop.reads)
+                continue
+            }
+            kept.append(instruction)
+            for s in instruction.sources { if let r = s.register { live.insert(r) } }
+        }
+        return kept.reversed()
     }
 }

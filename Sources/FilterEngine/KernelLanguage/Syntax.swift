@@ -16,7 +16,41 @@ public struct KernelLanguageError: Error, Equatable, CustomStringConvertible, Se
     public let message: String
 
     public init(_ kind: Kind, line: Int = 0, column: Int = 0, _ message: String) {
-        self.kind = kind; self.line = line; self.column = column; self.message = message
+        self.kind = kind; self.line = line; self.column = column; self.message = Self.printable(message)
+    }
+
+    /// Messages quote the source, which may be hostile: control and bidirectional-formatting characters are
+    /// escaped (a message never moves a terminal's cursor or reorders text), a word (an excerpt: a name, a
+    /// number) longer than `maximumExcerpt` characters is cut, and the whole message stays under
+    /// `maximumMessage` characters.
+    static let maximumExcerpt = 48
+    static let maximumMessage = 320
+
+    static func printable(_ message: String) -> String {
+        var out = ""
+        var word = 0
+        var cut = false
+        for scalar in message.unicodeScalars {
+            if scalar == " " {
+                word = 0
+                cut = false
+            } else {
+                word += 1
+                if word > maximumExcerpt {
+                    if !cut { out += "…"; cut = true }
+                    continue
+                }
+            }
+            let v = scalar.value
+            if v < 0x20 || v == 0x7F || (0x80...0x9F).contains(v) || (0x202A...0x202E).contains(v) ||
+                (0x2066...0x2069).contains(v) || v == 0x200E || v == 0x200F || v == 0x061C {
+                out += v < 0x100 ? String(format: "\\x%02X", v) : String(format: "\\u{%04X}", v)
+            } else {
+                out.unicodeScalars.append(scalar)
+            }
+        }
+        if out.count > maximumMessage { out = String(out.prefix(maximumMessage - 1)) + "…" }
+        return out
     }
 
     init(_ kind: Kind, at position: SourcePosition, _ message: String) {
@@ -41,22 +75,31 @@ struct Token {
         case integer(Double)
         case real(Double)
         case symbol(String)
+        /// A character the language has no use for (escaped for messages): an error unless the preprocessor
+        /// skips it.
+        case invalid(String)
         case end
     }
     let kind: Kind
     let position: SourcePosition
+    /// The first token of its line (after a line break that no backslash continues): where a preprocessor
+    /// directive may start.
+    var atLineStart = false
 }
 
 enum Lexer {
     /// Longest symbols first, so that `<=` is not read as `<` then `=`.
-    private static let symbols = ["<<=", ">>=", "++", "--", "+=", "-=", "*=", "/=", "<=", ">=", "==", "!=", "&&",
-                                  "||", "^^", "<<", ">>", "%=", "(", ")", "{", "}", "[", "]", ";", ",", ".", "?", ":",
-                                  "=", "+", "-", "*", "/", "<", ">", "!", "%", "&", "|", "^", "~"]
+    private static let symbols: [Set<String>] = [
+        ["<<=", ">>="],
+        ["++", "--", "+=", "-=", "*=", "/=", "<=", ">=", "==", "!=", "&&", "||", "^^", "<<", ">>", "%=", "&=", "|=", "^=", "##"],
+        ["(", ")", "{", "}", "[", "]", ";", ",", ".", "?", ":", "=", "+", "-", "*", "/", "<", ">", "!", "%", "&", "|",
+         "^", "~", "#"]]
 
     static func tokens(_ source: String) throws -> [Token] {
         let chars = Array(source.unicodeScalars)
         var tokens: [Token] = []
         var i = 0, line = 1, column = 1
+        var lineStart = true
         func advance(_ n: Int = 1) {
             for _ in 0..<n where i < chars.count {
                 if chars[i] == "\n" { line += 1; column = 1 } else { column += 1 }
@@ -70,28 +113,29 @@ enum Lexer {
         while i < chars.count {
             let c = chars[i]
             let start = SourcePosition(line: line, column: column)
-            if c == " " || c == "\t" || c == "\n" || c == "\r" || c == "\u{0C}" || c == "\u{0B}" {
+            if c == "\n" {
+                lineStart = true
                 advance()
+            } else if c == " " || c == "\t" || c == "\r" || c == "\u{0C}" || c == "\u{0B}" {
+                advance()
+            } else if c == "\\" && (peek(1) == "\n" || (peek(1) == "\r" && peek(2) == "\n")) {
+                // A line continued (in a preprocessor directive).
+                advance(peek(1) == "\n" ? 2 : 3)
             } else if c == "/" && peek(1) == "/" {
                 while let p = peek(), p != "\n" { _ = p; advance() }
             } else if c == "/" && peek(1) == "*" {
                 advance(2)
-                while i < chars.count && !(chars[i] == "*" && peek(1) == "/") { advance() }
+                while i < chars.count && !(chars[i] == "*" && peek(1) == "/") {
+                    if chars[i] == "\n" { lineStart = true }
+                    advance()
+                }
                 guard i < chars.count else { throw KernelLanguageError(.syntax, at: start, "unterminated comment") }
                 advance(2)
-            } else if c == "#" {
-                // Core Image has no preprocessor; `#include <metal_stdlib>` marks a Metal kernel.
-                var text = ""
-                while let p = peek(), p != "\n" { text.unicodeScalars.append(p); advance() }
-                if text.contains("metal") {
-                    throw KernelLanguageError(.unsupported, at: start,
-                                              "this is a Metal kernel: Metal kernels cannot run here (no Metal on Linux); write it in the Core Image Kernel Language")
-                }
-                throw KernelLanguageError(.syntax, at: start, "the Core Image Kernel Language has no preprocessor (\(text.prefix(40)))")
             } else if isIdentifierStart(c) {
                 var name = ""
                 while let p = peek(), isIdentifierStart(p) || isDigit(p) { name.unicodeScalars.append(p); advance() }
-                tokens.append(Token(kind: .identifier(name), position: start))
+                tokens.append(Token(kind: .identifier(name), position: start, atLineStart: lineStart))
+                lineStart = false
             } else if isDigit(c) || (c == "." && isDigit(peek(1))) {
                 var text = ""
                 var isReal = false
@@ -101,7 +145,8 @@ enum Lexer {
                     guard let value = UInt64(text, radix: 16) else {
                         throw KernelLanguageError(.syntax, at: start, "malformed hexadecimal number")
                     }
-                    tokens.append(Token(kind: .integer(Double(value)), position: start))
+                    tokens.append(Token(kind: .integer(Double(value)), position: start, atLineStart: lineStart))
+                    lineStart = false
                     continue
                 }
                 while let p = peek(), isDigit(p) { text.unicodeScalars.append(p); advance() }
@@ -123,21 +168,24 @@ enum Lexer {
                 guard let value = Double(text.hasPrefix(".") ? "0" + text : text) else {
                     throw KernelLanguageError(.syntax, at: start, "malformed number '\(text)'")
                 }
-                tokens.append(Token(kind: isReal ? .real(value) : .integer(value), position: start))
+                tokens.append(Token(kind: isReal ? .real(value) : .integer(value), position: start, atLineStart: lineStart))
+                lineStart = false
             } else {
                 var matched: String?
-                for s in symbols {
-                    let scalars = Array(s.unicodeScalars)
-                    if i + scalars.count <= chars.count && Array(chars[i..<(i + scalars.count)]) == scalars {
-                        matched = s
-                        break
-                    }
+                for (k, set) in symbols.enumerated() where i + 3 - k <= chars.count {
+                    var text = ""
+                    text.unicodeScalars.append(contentsOf: chars[i..<(i + 3 - k)])
+                    if set.contains(text) { matched = text; break }
                 }
                 guard let symbol = matched else {
-                    throw KernelLanguageError(.syntax, at: start, "unexpected character '\(c.escaped(asASCII: true))'")
+                    tokens.append(Token(kind: .invalid(c.escaped(asASCII: true)), position: start, atLineStart: lineStart))
+                    lineStart = false
+                    advance()
+                    continue
                 }
                 advance(symbol.unicodeScalars.count)
-                tokens.append(Token(kind: .symbol(symbol), position: start))
+                tokens.append(Token(kind: .symbol(symbol), position: start, atLineStart: lineStart))
+                lineStart = false
             }
         }
         tokens.append(Token(kind: .end, position: SourcePosition(line: line, column: column)))
@@ -162,19 +210,33 @@ struct Expr {
         case binary(String, Expr, Expr)
         case conditional(Expr, Expr, Expr)
         case assign(String, Expr, Expr)
+        /// `float[3](a, b, c)`, `float[](…)`.
+        case arrayConstruct(String, ArraySize, [Expr])
+        /// `{a, b, c}`: an array's initialiser.
+        case list([Expr])
     }
     let kind: Kind
     let position: SourcePosition
 }
 
+/// The size of an array: `[]` (from its initialiser) or `[N]` (a constant integer expression).
+enum ArraySize {
+    case unsized
+    case sized(Expr)
+}
+
 struct TypeName {
     let name: String
     let position: SourcePosition
+    /// `float[3] x`: the array size written after the type.
+    var array: ArraySize? = nil
 }
 
 struct Declarator {
     let name: String
     let position: SourcePosition
+    /// `float x[3]`.
+    var array: ArraySize? = nil
     let initialValue: Expr?
 }
 
@@ -202,6 +264,7 @@ struct ParameterDecl {
     let position: SourcePosition
     /// `__table sampler`.
     let isTable: Bool
+    var array: ArraySize? = nil
 }
 
 struct FunctionDecl {
@@ -250,7 +313,15 @@ struct Parser {
             throw KernelLanguageError(.unsupported, line: 1, column: 1,
                                       "this is a Metal kernel: Metal kernels cannot run here (no Metal on Linux); write it in the Core Image Kernel Language")
         }
-        var parser = Parser(tokens: try Lexer.tokens(source))
+        var tokens = try Lexer.tokens(source)
+        if tokens.contains(where: { $0.kind == .symbol("#") || $0.kind == .symbol("##") }) {
+            tokens = try Preprocessor.run(tokens)
+        }
+        if let bad = tokens.first(where: { if case .invalid = $0.kind { return true }; return false }),
+           case .invalid(let character) = bad.kind {
+            throw KernelLanguageError(.syntax, at: bad.position, "unexpected character '\(character)'")
+        }
+        var parser = Parser(tokens: tokens)
         return try parser.parseFile()
     }
 
@@ -280,6 +351,7 @@ struct Parser {
         case .identifier(let s): "'\(s)'"
         case .integer(let v), .real(let v): "number \(formatNumber(v))"
         case .symbol(let s): "'\(s)'"
+        case .invalid(let s): "'\(s)'"
         case .end: "the end of the source"
         }
     }
@@ -333,9 +405,16 @@ struct Parser {
                 break
             }
             if isKernel && isIdentifier("kernel") { throw error("'kernel' given twice") }
-            let type = try parseTypeName()
+            var type = try parseTypeName()
+            if isSymbol("[") {
+                if isKernel { throw KernelLanguageError(.type, at: position, "a kernel must return vec4 (vec2 for a warp kernel), not an array") }
+                type.array = try parseArraySize()
+            }
             let (name, namePosition) = try expectIdentifier("a name")
             if isSymbol("(") {
+                if type.array != nil {
+                    throw KernelLanguageError(.unsupported, at: type.position, "functions cannot return arrays")
+                }
                 file.functions.append(try parseFunction(isKernel: isKernel, type: type, name: name, at: namePosition))
             } else {
                 if isKernel { throw error("expected '(' after the kernel's name") }
@@ -371,11 +450,16 @@ struct Parser {
             if isTable && pType.name != "sampler" {
                 throw KernelLanguageError(.type, at: pType.position, "'__table' must precede 'sampler'")
             }
+            var pType2 = pType
+            if isSymbol("[") { pType2.array = try parseArraySize() }
             let (pName, pPosition) = try expectIdentifier("a parameter name")
+            var array = pType2.array
             if isSymbol("[") {
-                throw KernelLanguageError(.unsupported, at: position, "arrays are not supported in Core Image kernels")
+                if array != nil { throw KernelLanguageError(.unsupported, at: position, "arrays of arrays are not supported") }
+                array = try parseArraySize()
             }
-            parameters.append(ParameterDecl(type: pType, name: pName, position: pPosition, isTable: isTable))
+            parameters.append(ParameterDecl(type: TypeName(name: pType.name, position: pType.position), name: pName,
+                                            position: pPosition, isTable: isTable, array: array))
         }
         index += 1
         if isSymbol(";") {
@@ -394,15 +478,15 @@ struct Parser {
         var result: [Declarator] = []
         var name = first, p = firstPosition
         while true {
-            if isSymbol("[") {
-                throw KernelLanguageError(.unsupported, at: position, "arrays are not supported in Core Image kernels")
-            }
+            var array: ArraySize?
+            if isSymbol("[") { array = try parseArraySize() }
+            if isSymbol("[") { throw KernelLanguageError(.unsupported, at: position, "arrays of arrays are not supported") }
             var value: Expr?
             if isSymbol("=") {
                 index += 1
-                value = try parseAssignment()
+                value = isSymbol("{") ? try parseList() : try parseAssignment()
             }
-            result.append(Declarator(name: name, position: p, initialValue: value))
+            result.append(Declarator(name: name, position: p, array: array, initialValue: value))
             if isSymbol(",") {
                 index += 1
                 (name, p) = try expectIdentifier("a variable name")
@@ -411,6 +495,34 @@ struct Parser {
             try expect(";", "after the declaration")
             return result
         }
+    }
+
+    /// `[]` or `[size]`, at the '['.
+    private mutating func parseArraySize() throws -> ArraySize {
+        try expect("[")
+        if isSymbol("]") { index += 1; return .unsized }
+        let size = try parseExpression()
+        try expect("]", "after the array's size")
+        if isSymbol("[") { throw KernelLanguageError(.unsupported, at: position, "arrays of arrays are not supported") }
+        return .sized(size)
+    }
+
+    /// `{a, b, c}`: an initialiser list.
+    private mutating func parseList() throws -> Expr {
+        let p = position
+        try expect("{")
+        try enter()
+        defer { depth -= 1 }
+        var items: [Expr] = []
+        while !isSymbol("}") {
+            if !items.isEmpty {
+                try expect(",", "between the initialiser's values")
+                if isSymbol("}") { break }
+            }
+            items.append(isSymbol("{") ? try parseList() : try parseAssignment())
+        }
+        index += 1
+        return Expr(kind: .list(items), position: p)
     }
 
     private mutating func parseBlock() throws -> Stmt {
@@ -430,8 +542,13 @@ struct Parser {
     private func startsDeclaration() -> Bool {
         guard let name = identifier() else { return false }
         if name == "const" || Self.ignoredQualifiers.contains(name) && name != "in" { return true }
-        // `vec2 p = …` is a declaration, `vec2(…)` an expression.
-        return Self.typeNames.contains(name) && identifier(ahead: 1) != nil
+        // `vec2 p = …` and `float[3] w` are declarations, `vec2(…)` and `float[3](…)` expressions.
+        guard Self.typeNames.contains(name) else { return false }
+        if identifier(ahead: 1) != nil { return true }
+        guard isSymbol("[", ahead: 1) else { return false }
+        var k = 2
+        while index + k < tokens.count, !isSymbol("]", ahead: k), tokens[index + k].kind != .end { k += 1 }
+        return identifier(ahead: k + 1) != nil
     }
 
     private mutating func parseStatement() throws -> Stmt {
@@ -523,7 +640,8 @@ struct Parser {
             if isIdentifier("const") { isConst = true; index += 1; continue }
             break
         }
-        let type = try parseTypeName()
+        var type = try parseTypeName()
+        if isSymbol("[") { type.array = try parseArraySize() }
         let (name, p) = try expectIdentifier("a variable name")
         return Stmt(kind: .declaration(isConst: isConst, type, try parseDeclarators(first: name, at: p)),
                     position: type.position)
@@ -578,7 +696,7 @@ struct Parser {
         while true {
             guard case .symbol(let s) = current.kind else { return left }
             if Self.unsupportedBinary.contains(s) {
-                throw KernelLanguageError(.unsupported, at: position, "the operator '\(s)' is not supported in Core Image kernels")
+                throw KernelLanguageError(.unsupported, at: position, "the operator '\(s)' is not supported in Core Image kernels\(s == "%" ? " (use mod(x, y))" : "")")
             }
             guard Self.levels[level].contains(s) else { return left }
             let p = position
@@ -653,6 +771,17 @@ struct Parser {
         case .identifier(let name):
             index += 1
             if name == "true" || name == "false" { return Expr(kind: .boolean(name == "true"), position: p) }
+            if Self.typeNames.contains(name) && isSymbol("[") {
+                let size = try parseArraySize()
+                try expect("(", "after the array type")
+                var arguments: [Expr] = []
+                while !isSymbol(")") {
+                    if !arguments.isEmpty { try expect(",", "between arguments") }
+                    arguments.append(try parseAssignment())
+                }
+                index += 1
+                return Expr(kind: .arrayConstruct(name, size, arguments), position: p)
+            }
             if isSymbol("(") {
                 index += 1
                 var arguments: [Expr] = []

@@ -5,9 +5,11 @@ import Foundation
 
 /// A value type of the kernel language. Every value is a list of float components: ints hold whole numbers,
 /// bools 0 or 1, matrices their columns one after the other (column-major, as GLSL).
-enum KType: Equatable, CustomStringConvertible, Sendable {
+indirect enum KType: Equatable, CustomStringConvertible, Sendable {
     case void, bool, int, float, sampler
     case vec(Int), bvec(Int), mat(Int)
+    /// A fixed-size array of a non-array type: its elements' components one after the other.
+    case array(KType, Int)
 
     var components: Int {
         switch self {
@@ -15,8 +17,11 @@ enum KType: Equatable, CustomStringConvertible, Sendable {
         case .bool, .int, .float, .sampler: 1
         case .vec(let n), .bvec(let n): n
         case .mat(let n): n * n
+        case .array(let e, let n): e.components * n
         }
     }
+
+    var isArray: Bool { if case .array = self { return true }; return false }
 
     /// The number of components of a float or vector type (ints count as floats): GLSL's `genType`.
     var genWidth: Int? {
@@ -43,6 +48,7 @@ enum KType: Equatable, CustomStringConvertible, Sendable {
         case .vec(let n): "vec\(n)"
         case .bvec(let n): "bvec\(n)"
         case .mat(let n): "mat\(n)"
+        case .array(let e, let n): "\(e)[\(n)]"
         }
     }
 
@@ -91,6 +97,8 @@ final class TExpr {
         case assign(LValue, String, TExpr)
         /// `++`/`--`: the new value (prefix) or the old one (postfix).
         case increment(LValue, delta: Float, postfix: Bool)
+        /// An array's elements, in order.
+        case array([TExpr])
     }
     let kind: Kind
     let type: KType
@@ -133,7 +141,10 @@ struct CheckedFunction {
     let position: SourcePosition
     var body: TStmt = .block([])
     var slotCount = 0
-    var calls: Set<Int> = []
+    /// The functions this one calls, with the number of places it calls each.
+    var calls: [Int: Int] = [:]
+    /// The size of the body in syntax nodes: a measure of the work of inlining it.
+    var nodes = 0
 }
 
 struct CheckedProgram {
@@ -143,13 +154,26 @@ struct CheckedProgram {
 }
 
 struct TypeChecker {
+    /// Helper functions are inlined into each kernel: a kernel whose inlined size (its syntax nodes, each helper
+    /// counted once per call, recursively) exceeds this, or whose helpers call each other deeper than
+    /// `maximumCallDepth`, is refused at once, so that a call tree or a long chain of helpers cannot make
+    /// compiling take forever.
+    static let maximumInlinedNodes = 1_000_000
+    static let maximumCallDepth = 32
+    /// Arrays hold at most this many elements.
+    static let maximumArrayLength = 1024
+
     private var program = CheckedProgram()
+    private var functionsByName: [String: [Int]] = [:]
+    private var nodes = 0
+    /// The values of integer constants (`const int n = 3;`), for array sizes.
+    private var constantInts: [String: Int] = [:]
     private var globalNames: [String: (Int, KType)] = [:]
     private var scopes: [[String: (slot: Int, type: KType, isConst: Bool)]] = []
     private var slotCount = 0
     private var currentReturn: KType = .void
     private var loopDepth = 0
-    private var calls: Set<Int> = []
+    private var calls: [Int: Int] = [:]
     private var inGlobal = false
 
     static func check(_ file: SourceFile) throws -> CheckedProgram {
@@ -166,11 +190,12 @@ struct TypeChecker {
         inGlobal = true
         scopes = [[:]]
         for g in file.globals {
-            guard case .declaration(_, let typeName, let declarators) = g.kind else { continue }
-            let type = try valueType(typeName)
+            guard case .declaration(let isConst, let typeName, let declarators) = g.kind else { continue }
             for d in declarators {
                 if globalNames[d.name] != nil { throw typeError(d.position, "'\(d.name)' is declared twice") }
-                let value = try d.initialValue.map { try converted(try expression($0), to: type, $0.position) }
+                let type = try declaredType(typeName, d)
+                let value = try d.initialValue.map { try initialiser($0, type) }
+                if isConst, type == .int, let v = d.initialValue, let k = constantInt(v) { constantInts[d.name] = k }
                 let slot = program.globalCount
                 program.globalCount += 1
                 program.globals.append((slot, value, type))
@@ -180,12 +205,20 @@ struct TypeChecker {
         inGlobal = false
         // Signatures next, so that functions may call ones defined later (with a prototype, as GLSL wants, or not).
         var bodies: [(Int, FunctionDecl)] = []
+        var defined: Set<Int> = []
         for f in file.functions {
             let returnType = try KType(name: f.returnType.name).orThrow(typeError(f.returnType.position, "unknown type"))
             var parameters: [CheckedParameter] = []
             for p in f.parameters {
-                guard let t = KType(name: p.type.name), t != .void else {
+                guard var t = KType(name: p.type.name), t != .void else {
                     throw typeError(p.type.position, "a parameter cannot have type '\(p.type.name)'")
+                }
+                if let array = p.array {
+                    guard case .sized(let size) = array else { throw typeError(p.position, "an array parameter needs its size") }
+                    if f.isKernel || t == .sampler || p.type.name.hasPrefix("__") {
+                        throw KernelLanguageError(.unsupported, at: p.position, "a kernel's parameters cannot be arrays")
+                    }
+                    t = .array(t, try arrayLength(size))
                 }
                 if !f.isKernel && (p.type.name == "__sample" || p.type.name == "__color") {
                     throw typeError(p.type.position, "'\(p.type.name)' is only allowed for the parameters of a kernel")
@@ -195,12 +228,12 @@ struct TypeChecker {
                 }
                 parameters.append(CheckedParameter(name: p.name, type: t, spelling: p.isTable ? "__table sampler" : p.type.name))
             }
-            if let existing = program.functions.firstIndex(where: {
-                $0.name == f.name && $0.parameters.map(\.type) == parameters.map(\.type) }) {
+            if let existing = functionsByName[f.name]?.first(where: { program.functions[$0].parameters.map(\.type) == parameters.map(\.type) }) {
                 if f.body != nil {
-                    if bodies.contains(where: { $0.0 == existing }) {
+                    if defined.contains(existing) {
                         throw typeError(f.position, "the function '\(f.name)' is defined twice")
                     }
+                    defined.insert(existing)
                     bodies.append((existing, f))
                 }
                 continue
@@ -210,41 +243,77 @@ struct TypeChecker {
             }
             program.functions.append(CheckedFunction(name: f.name, isKernel: f.isKernel, returnType: returnType,
                                                      parameters: parameters, position: f.position))
-            if f.body != nil { bodies.append((program.functions.count - 1, f)) }
+            functionsByName[f.name, default: []].append(program.functions.count - 1)
+            if f.body != nil {
+                defined.insert(program.functions.count - 1)
+                bodies.append((program.functions.count - 1, f))
+            }
         }
         for (i, f) in bodies {
             try checkBody(i, f)
         }
-        for (i, f) in program.functions.enumerated() where !bodies.contains(where: { $0.0 == i }) {
+        for (i, f) in program.functions.enumerated() where !defined.contains(i) {
             throw typeError(f.position, "the function '\(f.name)' is declared but never defined")
         }
-        try rejectRecursion()
+        try boundInlining()
         if !program.functions.contains(where: \.isKernel) {
             throw KernelLanguageError(.type, line: 1, column: 1, "the source has no 'kernel' routine")
         }
         return program
     }
 
-    private func rejectRecursion() throws {
-        // Depth-first search for a cycle in the call graph: GLSL forbids recursion, and kernels are inlined.
-        var state = [Int](repeating: 0, count: program.functions.count)
-        func visit(_ i: Int) throws {
-            if state[i] == 2 { return }
-            if state[i] == 1 {
-                throw typeError(program.functions[i].position, "the function '\(program.functions[i].name)' is recursive; kernels cannot recurse")
+    /// Refuses recursion (GLSL forbids it, and kernels are inlined), then measures each kernel's inlined size and
+    /// call depth, callees first: all without recursion of its own, so that a chain of a hundred thousand
+    /// helpers is measured in linear time and stack.
+    private func boundInlining() throws {
+        let functions = program.functions
+        var state = [UInt8](repeating: 0, count: functions.count)   // 0 new, 1 on the path, 2 measured
+        var size = [Int](repeating: 0, count: functions.count)
+        var depth = [Int](repeating: 0, count: functions.count)
+        for root in functions.indices where state[root] == 0 {
+            var path: [(Int, [Int])] = [(root, Array(functions[root].calls.keys))]
+            state[root] = 1
+            while let last = path.last {
+                let (f, pending) = last
+                if let next = pending.last {
+                    path[path.count - 1].1.removeLast()
+                    if state[next] == 1 {
+                        throw typeError(functions[next].position, "the function '\(functions[next].name)' is recursive; kernels cannot recurse")
+                    }
+                    if state[next] == 0 {
+                        state[next] = 1
+                        path.append((next, Array(functions[next].calls.keys)))
+                    }
+                    continue
+                }
+                path.removeLast()
+                state[f] = 2
+                var total = functions[f].nodes, deepest = 0
+                for (callee, count) in functions[f].calls {
+                    let (product, overflow) = size[callee].multipliedReportingOverflow(by: count)
+                    total = overflow ? Int.max / 2 : min(Int.max / 2, total + product)
+                    deepest = max(deepest, depth[callee])
+                }
+                size[f] = total
+                depth[f] = deepest + 1
             }
-            state[i] = 1
-            for c in program.functions[i].calls { try visit(c) }
-            state[i] = 2
         }
-        for i in program.functions.indices { try visit(i) }
+        for (i, f) in functions.enumerated() where f.isKernel {
+            if depth[i] - 1 > Self.maximumCallDepth {
+                throw KernelLanguageError(.unsupported, at: f.position, "the helper functions of '\(f.name)' call each other more than \(Self.maximumCallDepth) levels deep")
+            }
+            if size[i] > Self.maximumInlinedNodes {
+                throw KernelLanguageError(.unsupported, at: f.position, "'\(f.name)' is too large once its helper functions are inlined (more than \(Self.maximumInlinedNodes) operations: helpers that call others several times, many levels deep); write the repeated work as a loop")
+            }
+        }
     }
 
     private mutating func checkBody(_ index: Int, _ f: FunctionDecl) throws {
         let function = program.functions[index]
         scopes = [[:]]
         slotCount = 0
-        calls = []
+        calls = [:]
+        nodes = 0
         loopDepth = 0
         currentReturn = function.returnType
         for p in function.parameters {
@@ -256,14 +325,94 @@ struct TypeChecker {
         program.functions[index].body = .block(statements)
         program.functions[index].slotCount = slotCount
         program.functions[index].calls = calls
+        program.functions[index].nodes = nodes
     }
 
     private func valueType(_ name: TypeName) throws -> KType {
+        if name.name.hasPrefix("ivec") {
+            throw KernelLanguageError(.unsupported, at: name.position, "'\(name.name)' is not supported in Core Image kernels (use vec\(name.name.dropFirst(4)) with floor())")
+        }
         guard let t = KType(name: name.name) else { throw typeError(name.position, "unknown type '\(name.name)'") }
         if t == .void || t == .sampler || name.name.hasPrefix("__") {
             throw typeError(name.position, "a variable cannot have type '\(name.name)'")
         }
         return t
+    }
+
+    /// The type of a declared variable: its type name's, made an array by `float[3] x` or `float x[3]`.
+    private func declaredType(_ typeName: TypeName, _ d: Declarator) throws -> KType {
+        let base = try valueType(typeName)
+        if typeName.array != nil && d.array != nil {
+            throw KernelLanguageError(.unsupported, at: d.position, "arrays of arrays are not supported")
+        }
+        guard let array = typeName.array ?? d.array else { return base }
+        switch array {
+        case .sized(let size):
+            return .array(base, try arrayLength(size))
+        case .unsized:
+            // The size comes from the initialiser: `float w[] = float[](…)` or `{…}`.
+            guard let value = d.initialValue else { throw typeError(d.position, "the array '\(d.name)' needs a size or an initialiser") }
+            switch value.kind {
+            case .list(let items): return .array(base, try checkedLength(items.count, value.position))
+            case .arrayConstruct(_, .sized(let size), _): return .array(base, try arrayLength(size))
+            case .arrayConstruct(_, .unsized, let items): return .array(base, try checkedLength(items.count, value.position))
+            default: throw typeError(value.position, "the array '\(d.name)' needs an array as its initial value")
+            }
+        }
+    }
+
+    private func checkedLength(_ n: Int, _ p: SourcePosition) throws -> Int {
+        guard n >= 1 else { throw typeError(p, "an array needs at least one element") }
+        guard n <= Self.maximumArrayLength else {
+            throw KernelLanguageError(.unsupported, at: p, "arrays are limited to \(Self.maximumArrayLength) elements (this one has \(n))")
+        }
+        return n
+    }
+
+    /// An array's size: a constant integer expression (a number, an integer constant, arithmetic on them).
+    private func arrayLength(_ e: Expr) throws -> Int {
+        guard let n = constantInt(e) else { throw typeError(e.position, "an array's size must be a constant integer") }
+        return try checkedLength(n, e.position)
+    }
+
+    private func constantInt(_ e: Expr, depth: Int = 0) -> Int? {
+        guard depth < 64 else { return nil }
+        switch e.kind {
+        case .number(let v, isInteger: true):
+            return v <= 1e9 ? Int(v) : nil
+        case .name(let name):
+            return constantInts[name]
+        case .unary("-", let x):
+            return constantInt(x, depth: depth + 1).map { -$0 }
+        case .unary("+", let x):
+            return constantInt(x, depth: depth + 1)
+        case .binary(let op, let a, let b):
+            guard let x = constantInt(a, depth: depth + 1), let y = constantInt(b, depth: depth + 1),
+                  abs(x) < 1 << 30, abs(y) < 1 << 30 else { return nil }
+            switch op {
+            case "+": return x + y
+            case "-": return x - y
+            case "*": return x * y
+            case "/": return y == 0 ? nil : x / y
+            default: return nil
+            }
+        default:
+            return nil
+        }
+    }
+
+    /// A declaration's initial value, converted to the declared type (`{…}` lists only here).
+    private mutating func initialiser(_ e: Expr, _ type: KType) throws -> TExpr {
+        if case .list(let items) = e.kind {
+            guard case .array(let element, let n) = type else {
+                throw typeError(e.position, "a list in braces can only initialise an array, not a \(type)")
+            }
+            guard items.count == n else { throw typeError(e.position, "the array has \(n) elements but the list gives \(items.count)") }
+            var values: [TExpr] = []
+            for item in items { values.append(try converted(try expression(item), to: element, item.position)) }
+            return TExpr(.array(values), type, e.position)
+        }
+        return try converted(try expression(e), to: type, e.position)
     }
 
     private func lookup(_ name: String) -> (slot: Int, type: KType, isConst: Bool)? {
@@ -274,6 +423,7 @@ struct TypeChecker {
     // MARK: Statements
 
     private mutating func statement(_ s: Stmt) throws -> TStmt {
+        nodes += 1
         switch s.kind {
         case .empty:
             return .block([])
@@ -282,14 +432,15 @@ struct TypeChecker {
             defer { scopes.removeLast() }
             return .block(try list.map { try statement($0) })
         case .declaration(let isConst, let typeName, let declarators):
-            let type = try valueType(typeName)
             var result: [TStmt] = []
             for d in declarators {
                 if scopes[scopes.count - 1][d.name] != nil {
                     throw typeError(d.position, "'\(d.name)' is already declared in this scope")
                 }
                 if isConst && d.initialValue == nil { throw typeError(d.position, "the constant '\(d.name)' needs a value") }
-                let value = try d.initialValue.map { try converted(try expression($0), to: type, $0.position) }
+                let type = try declaredType(typeName, d)
+                let value = try d.initialValue.map { try initialiser($0, type) }
+                if isConst, type == .int, let v = d.initialValue, let k = constantInt(v) { constantInts[d.name] = k }
                 scopes[scopes.count - 1][d.name] = (slotCount, type, isConst)
                 result.append(.declare(slotCount, value, type))
                 slotCount += 1
@@ -364,7 +515,25 @@ struct TypeChecker {
 
     private mutating func expression(_ e: Expr) throws -> TExpr {
         let p = e.position
+        nodes += 1
         switch e.kind {
+        case .list:
+            throw typeError(p, "a list in braces can only be the initial value of an array")
+        case .arrayConstruct(let elementName, let size, let args):
+            guard let element = KType(name: elementName), element != .void, element != .sampler, !elementName.hasPrefix("__") else {
+                throw typeError(p, "cannot make an array of '\(elementName)'")
+            }
+            let n: Int
+            switch size {
+            case .sized(let x):
+                n = try arrayLength(x)
+                guard args.count == n else { throw typeError(p, "\(element)[\(n)] needs \(n) values but was given \(args.count)") }
+            case .unsized:
+                n = try checkedLength(args.count, p)
+            }
+            var values: [TExpr] = []
+            for a in args { values.append(try converted(try expression(a), to: element, a.position)) }
+            return TExpr(.array(values), .array(element, n), p)
         case .number(let v, let isInteger):
             return TExpr(.constant([Float(v)]), isInteger ? .int : .float, p)
         case .boolean(let b):
@@ -379,6 +548,7 @@ struct TypeChecker {
         case .index(let base, let i):
             let b = try expression(base), index = try expression(i)
             guard index.type == .int else { throw typeError(i.position, "an index must be an int, not \(index.type)") }
+            try checkConstantIndex(index, of: b.type, i.position)
             return TExpr(.index(b, index), try elementType(b.type, p), p)
         case .unary(let op, let operand):
             let x = try expression(operand)
@@ -458,8 +628,24 @@ struct TypeChecker {
         }
     }
 
+    /// A constant index outside the value is an error, as in GLSL (a computed one is clamped when rendering).
+    private func checkConstantIndex(_ index: TExpr, of type: KType, _ p: SourcePosition) throws {
+        guard case .constant(let k) = index.kind, let count = Self.elementCount(type) else { return }
+        if k[0] < 0 || k[0] >= Float(count) {
+            throw typeError(p, "index \(formatNumber(Double(k[0]))) is out of range (0 to \(count - 1))")
+        }
+    }
+
+    static func elementCount(_ type: KType) -> Int? {
+        switch type {
+        case .vec(let n), .bvec(let n), .mat(let n), .array(_, let n): n
+        default: nil
+        }
+    }
+
     private func elementType(_ type: KType, _ p: SourcePosition) throws -> KType {
         switch type {
+        case .array(let e, _): return e
         case .vec: return .float
         case .bvec: return .bool
         case .mat(let n): return .vec(n)
@@ -491,6 +677,7 @@ struct TypeChecker {
             var checker = self
             let index = try checker.expression(i)
             guard index.type == .int else { throw typeError(i.position, "an index must be an int") }
+            try checkConstantIndex(index, of: baseType, i.position)
             return .index(target, index, elementType: try elementType(baseType, e.position))
         default:
             throw typeError(e.position, "this expression cannot be assigned to")
@@ -552,7 +739,7 @@ struct TypeChecker {
         if let type = KType(name: name), !name.hasPrefix("__") {
             return try construct(type, args, p)
         }
-        let candidates = program.functions.indices.filter { program.functions[$0].name == name }
+        let candidates = functionsByName[name] ?? []
         if !candidates.isEmpty {
             if inGlobal { throw typeError(p, "a global constant cannot call a function") }
             let exact = candidates.first { program.functions[$0].parameters.map(\.type) == args.map(\.type) }
@@ -565,7 +752,7 @@ struct TypeChecker {
                 throw typeError(p, "no '\(name)' takes (\(args.map(\.type.description).joined(separator: ", "))); it takes \(wanted.joined(separator: " or "))")
             }
             if program.functions[index].isKernel { throw typeError(p, "a kernel routine cannot be called") }
-            calls.insert(index)
+            calls[index, default: 0] += 1
             return TExpr(.call(index, args), program.functions[index].returnType, p)
         }
         guard let type = try Builtins.resultType(name, args.map(\.type), p) else {
