@@ -6,7 +6,7 @@ import FilterEngine
 
 /// The barcode descriptors as Apple documents them: failable initialisers that refuse invalid parameters,
 /// properties that give back what was passed, and CIBarcodeGenerator drawing them by key or typed.
-@Suite struct BarcodeDescriptorTests {
+@Suite struct CIBarcodeDescriptorTests {
     /// Valid parameters made by the engine's encoders (the way a descriptor is usually obtained is a detector).
     func engineParts(_ text: String) throws -> FilterEngine.BarcodeDescriptor { try FilterEngine.BarcodeDescriptor.parse(text) }
 
