@@ -3,7 +3,7 @@ internal import FilterEngine
 
 /// Conversions between the values Core Image code passes (`Any`: Swift and Foundation numbers, CGFloat,
 /// CGPoint, CGRect, CIVector, CIColor, CIImage, Data, String, NSAttributedString, CGColorSpace,
-/// CGAffineTransform) and the engine's typed filter values.
+/// CGAffineTransform, CIBarcodeDescriptor) and the engine's typed filter values.
 enum FilterValues {
     /// A number from any numeric type Core Image code passes (Swift numbers, CGFloat, Bool, NSNumber).
     static func number(_ value: Any?) -> Double? {
@@ -77,6 +77,8 @@ enum FilterValues {
             case let f as [Float]: return .data(f.withUnsafeBytes { [UInt8]($0) })
             default: return nil
             }
+        case .barcodeDescriptor:
+            return (value as? CIBarcodeDescriptor).map { .barcode($0.engineDescriptor) }
         default:
             return nil
         }

@@ -143,7 +143,7 @@ func propertyName(_ filter: String, _ key: String) -> String {
 }
 
 /// The Swift type of an input and the CIFilter accessor that reads it, or nil for classes that cannot exist
-/// here (Core ML models, camera calibration, barcode descriptors, image metadata).
+/// here (Core ML models, camera calibration, image metadata).
 func swiftType(_ filter: String, _ input: Input) -> (type: String, getter: String)? {
     let id = "\(filter).\(input.key)"
     switch input.valueClass {
@@ -167,6 +167,7 @@ func swiftType(_ filter: String, _ input: Input) -> (type: String, getter: Strin
     case "NSAffineTransform": return ("CGAffineTransform", "_transformValue")
     case "NSObject": return ("CGColorSpace?", "_colorSpaceValue")
     case "NSArray": return ("[Any]", "_arrayValue")
+    case "CIBarcodeDescriptor": return ("CIBarcodeDescriptor", "_barcodeDescriptorValue")
     default: return nil
     }
 }

@@ -190,6 +190,16 @@ struct QRCode {
         return (data << 10 | rem) ^ 0x5412
     }
 
+    /// Where format information bit i sits, in each of its two copies: around the top-left finder, and split
+    /// between the other two finders.
+    static func formatPositions(size: Int) -> [[(x: Int, y: Int)]] {
+        var first: [(x: Int, y: Int)] = (0...5).map { (8, $0) }
+        first += [(8, 7), (8, 8), (7, 8)]
+        first += (9..<15).map { (14 - $0, 8) }
+        let second: [(x: Int, y: Int)] = (0..<8).map { (size - 1 - $0, 8) } + (8..<15).map { (8, size - 15 + $0) }
+        return [first, second]
+    }
+
     /// Version information (versions 7 and up): BCH(18,6).
     static func versionBits(_ version: Int) -> Int {
         var rem = version
@@ -257,16 +267,9 @@ struct QRCode {
         }
 
         mutating func drawFormatBits(_ bits: Int) {
-            func bit(_ i: Int) -> Bool { (bits >> i) & 1 != 0 }
-            // Around the top-left finder.
-            for i in 0...5 { set(8, i, bit(i)) }
-            set(8, 7, bit(6))
-            set(8, 8, bit(7))
-            set(7, 8, bit(8))
-            for i in 9..<15 { set(14 - i, 8, bit(i)) }
-            // Split between the other two finders.
-            for i in 0..<8 { set(size - 1 - i, 8, bit(i)) }
-            for i in 8..<15 { set(8, size - 15 + i, bit(i)) }
+            for copy in QRCode.formatPositions(size: size) {
+                for (i, module) in copy.enumerated() { set(module.x, module.y, (bits >> i) & 1 != 0) }
+            }
             set(8, size - 8, true)
         }
 
