@@ -165,7 +165,7 @@ struct TmuxChainTests {
         try tmux.waitFor("u undoes the added step") { Self.strip($0).isEmpty && $0.contains("added") }
         tmux.send("u")
         try tmux.waitFor("then the filter's own edit") {
-            $0.contains("undone") && $0.contains("inputIntensity 0.99 → 1") && Tmux.value(of: "Intensity", in: $0) == "1"
+            $0.contains("undone") && $0.contains("inputIntensity 1 → 0.99") && Tmux.value(of: "Intensity", in: $0) == "1"
         }
         try tmux.quitAndCheckRestored()
     }

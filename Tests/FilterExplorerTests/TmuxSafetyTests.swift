@@ -111,7 +111,7 @@ struct TmuxSafetyTests {
         // The next undo is the value edit before the removal, on step 2, which is shown.
         tmux.send("u")
         let screen = try tmux.waitFor("u undoes step 2's intensity") {
-            $0.contains("Inputs: Vignette (CIVignette)") && $0.contains("inputIntensity 0.6 → 0") && Tmux.value(of: "Intensity", in: $0) == "0"
+            $0.contains("Inputs: Vignette (CIVignette)") && $0.contains("undone") && $0.contains("inputIntensity 0 → 0.6") && Tmux.value(of: "Intensity", in: $0) == "0"
         }
         #expect(Self.strip(screen).contains("3 CISepiaTone"))
         // Then the steps added, newest first.

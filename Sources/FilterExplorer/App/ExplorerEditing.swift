@@ -105,9 +105,12 @@ extension Explorer {
         session.restore(target)
         needsRender = true
         let left = redo ? history.future.count : history.past.count
-        let changed = (redo ? target : now).changedKeys(to: redo ? now : target)
+        // The edit undone or redone, as it was made: "inputIntensity 1 → 0.9".
+        let (from, to) = redo ? (now, target) : (target, now)
+        let changed = from.changedKeys(to: to)
         let what = changed.first.map { key in
-            ": \(key) \(DisplayText.escaped(now.text(key), limit: 24)) → \(DisplayText.escaped(target.text(key), limit: 24))"
+            ": \(key) \(DisplayText.escaped(from.text(key), limit: 24)) → \(DisplayText.escaped(to.text(key), limit: 24))"
+                + (changed.count > 1 ? " and \(changed.count - 1) more" : "")
         } ?? ""
         message = Message(text: (redo ? "redone" : "undone") + " (\(left) more; \(redo ? "u undoes" : "U redoes"))" + what, isError: false)
     }
