@@ -7,7 +7,8 @@ extension Explorer {
     static let keyHelp: [(String, String)] = generalKeys + chainKeys + ControlFactory.editorHelp + viewKeys
 
     private static let generalKeys: [(String, String)] = [
-        ("q", "quit (the state and the chain are saved; a running export is finished first, q again abandons it)"),
+        ("q", "quit (state is saved)"),
+        ("q during an export", "waits for the export (its progress on the status line) and saves the chain too; q again abandons it"),
         ("Tab / Shift-Tab", "switch between the filter list and the inputs"),
         ("↑ ↓  j k", "move in the list / choose an input"),
         ("PgUp PgDn  g G", "page / top / bottom of the filter list"),
