@@ -99,6 +99,10 @@ struct ExploreCommand: ParsableCommand {
         } catch let error as TerminalUnsupported {
             FileHandle.standardError.write(Data("cifiltertest explore: \(error.message)\n".utf8))
             throw ExitCode(2)
+        } catch let error as ExportsLost {
+            // q during an export: the explorer waited, and the export failed (or a second q abandoned it).
+            for failure in error.failures { FileHandle.standardError.write(Data("cifiltertest explore: \(failure)\n".utf8)) }
+            throw ExitCode(1)
         } catch let error as FilterExplorerError {
             throw ValidationError(error.message)
         } catch let error as FilterError where video != nil {

@@ -23,8 +23,9 @@ struct TmuxChainTests {
         tmux.send("/")
         tmux.type(name)
         tmux.send("Enter")
+        // Enter on the search puts the found filter in the step, and says so until the next key.
         try tmux.waitFor("step \(number) is \(name)") {
-            Self.strip($0).contains("\(number) \(name)") && $0.contains("(\(name))") && Tmux.statusLine($0).contains(" ms ")
+            Self.strip($0).contains("\(number) \(name)") && $0.contains("(\(name))") && $0.contains("step \(number) is now \(name)")
         }
     }
 
@@ -138,8 +139,9 @@ struct TmuxChainTests {
         try reopened.quitAndCheckRestored()
     }
 
-    /// A step removed: inputs that took its output go back to their own image; undo stays with each step.
-    @Test func removeAStepAndUndoPerStep() throws {
+    /// A step removed, then brought back by undo: the chain's edits are undone in order (the removal, the filter
+    /// chosen for the added step, the added step), then the single filter's own edit from before the chain.
+    @Test func removeAStepAndUndoInOrder() throws {
         let tmux = try Tmux(name: "chain-remove")
         defer { tmux.kill() }
         try tmux.start(["explore", "--filter", "CISepiaTone"])
@@ -147,19 +149,24 @@ struct TmuxChainTests {
         tmux.send("Tab", "Down", "Left")
         try tmux.waitFor("step 1's intensity changes") { Tmux.statusLine($0).contains("inputIntensity = 0.99") }
         try Self.addStep(tmux, "CIColorInvert", number: 2)
-        // Undo on step 2 has nothing of step 1's to undo.
-        tmux.send("Tab", "u")
-        try tmux.waitFor("nothing to undo on step 2") { $0.contains("nothing to undo") }
-        tmux.send("c", "Left")
-        try tmux.waitFor("step 1 is selected") { $0.contains("Inputs: Sepia Tone (CISepiaTone)") }
-        tmux.send("Escape", "u")
-        try tmux.waitFor("step 1's edit is undone") { $0.contains("undone") && Tmux.value(of: "Intensity", in: $0) == "1" }
-        tmux.send("c", "Right", "D")
+        tmux.send("c", "D")
         try tmux.waitFor("step 2 is removed") {
             $0.contains("step 2 (CIColorInvert) removed") && Self.strip($0).contains("1 CISepiaTone") && !$0.contains("CIColorInvert ›")
         }
         tmux.send("D")
         try tmux.waitFor("the last step stays") { $0.contains("the chain keeps at least one step") }
+        tmux.send("Escape", "u")
+        try tmux.waitFor("u brings step 2 back") { Self.strip($0).contains("2 CIColorInvert") && $0.contains("undone") }
+        tmux.send("u")
+        try tmux.waitFor("u undoes the filter chosen for step 2") {
+            Self.strip($0).contains("2 CISepiaTone") && $0.contains("CISepiaTone → CIColorInvert")
+        }
+        tmux.send("u")
+        try tmux.waitFor("u undoes the added step") { Self.strip($0).isEmpty && $0.contains("added") }
+        tmux.send("u")
+        try tmux.waitFor("then the filter's own edit") {
+            $0.contains("undone") && $0.contains("inputIntensity 1 → 0.99") && Tmux.value(of: "Intensity", in: $0) == "1"
+        }
         try tmux.quitAndCheckRestored()
     }
 }

@@ -140,7 +140,10 @@ struct TmuxEditingTests {
         try tmux.waitFor("a fine step down") { Tmux.statusLine($0).contains("inputIntensity = 0.89 ") }
         tmux.send("u")
         try tmux.waitFor("undo: 0.9") { Tmux.statusLine($0).contains("inputIntensity = 0.9 ") || $0.contains("undone (1 more") }
-        try tmux.waitFor("undo shows 0.9") { $0.contains("0.9") && !$0.contains("0.89") }
+        // The message names the edit undone (0.9 → 0.89); the row shows the value now.
+        try tmux.waitFor("undo shows 0.9") { screen in
+            Tmux.lines(screen).contains { $0.contains("Intensity") && $0.contains("│") && $0.trimmingCharacters(in: .whitespaces).hasSuffix(" 0.9") }
+        }
         tmux.send("u")
         try tmux.waitFor("undo: back to 1") { $0.contains("undone (0 more") }
         tmux.send("Escape")  // clears the message

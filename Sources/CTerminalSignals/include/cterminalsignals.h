@@ -33,7 +33,8 @@ int cts_suspend_requested(void);
 void cts_suspend_now(int restore);
 /// Whether SIGCONT arrived since the last call (and clears it).
 int cts_take_resumed(void);
-/// Our SIGTSTP handler again: ncurses saves and restores the handler around endwin and refresh, and may put back
-/// one it saved earlier.
+/// Our SIGTSTP handler again (a safeguard after a resume). `cts_install` must run before curses starts: ncurses
+/// then leaves SIGTSTP alone; installed after newterm, ncurses would set SIGTSTP to SIG_IGN during every screen
+/// update and a Ctrl-Z arriving then would be lost.
 void cts_reinstall_tstp(void);
 #endif

@@ -158,8 +158,10 @@ public enum ImageFile {
 
     /// Renders `rect` of `image` (default: its extent) and encodes it. PNG is 8-bit sRGB, or 16-bit linear
     /// (tagged gAMA 1.0) with `sixteenBit`; JPEG drops alpha.
+    /// `cancellation` stops an 8-bit render between bands and follows its progress.
     public static func encode(_ image: Image, format: Format, rect: Rect? = nil, sixteenBit: Bool = false,
-                              quality: Int = 92, context: RenderContext) throws -> Data {
+                              quality: Int = 92, context: RenderContext,
+                              cancellation: RenderCancellation? = nil) throws -> Data {
         let area = rect ?? image.extent
         var error = [CChar](repeating: 0, count: 256)
         var encoded = cimageio_buffer()
@@ -184,7 +186,7 @@ public enum ImageFile {
             }
             status = cimageio_encode_png(words, Int32(r.width), Int32(r.height), 1, &encoded, &error)
         } else {
-            let (bytes, width, height) = try context.renderRGBA8(image, rect: area)
+            let (bytes, width, height) = try context.renderRGBA8(image, rect: area, cancellation: cancellation)
             switch format {
             case .png: status = cimageio_encode_png(bytes, Int32(width), Int32(height), 0, &encoded, &error)
             case .jpeg:
@@ -201,7 +203,8 @@ public enum ImageFile {
     /// Renders and writes an image file: encoded in memory first, then written to a temporary file beside
     /// `path` and renamed over it, so an interrupted render or write leaves the previous file intact.
     public static func write(_ image: Image, to path: String, rect: Rect? = nil, format: Format? = nil,
-                             sixteenBit: Bool = false, quality: Int = 92, context: RenderContext) throws {
+                             sixteenBit: Bool = false, quality: Int = 92, context: RenderContext,
+                             cancellation: RenderCancellation? = nil) throws {
         guard let format = format ?? Format(path: path) else {
             throw ImageFileError(path: path, message: "unknown image format: use .png, .jpg or .jpeg")
         }
@@ -213,7 +216,8 @@ public enum ImageFile {
         }
         let data: Data
         do {
-            data = try encode(image, format: format, rect: rect, sixteenBit: sixteenBit, quality: quality, context: context)
+            data = try encode(image, format: format, rect: rect, sixteenBit: sixteenBit, quality: quality, context: context,
+                              cancellation: cancellation)
         } catch let error as ImageFileError {
             throw ImageFileError(path: path, message: error.message)
         }

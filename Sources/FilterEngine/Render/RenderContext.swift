@@ -160,10 +160,14 @@ public final class RenderContext: @unchecked Sendable {
         if options.cacheBytes > 0 { plan.useCached(cache.buffer) }
         try checkBudget(plan)
         let deadline = options.timeLimit.map { Date().addingTimeInterval($0) }
+        let computed = plan.nodes.indices.filter { plan.materialised[$0] && !plan.requests[$0].isEmpty && plan.buffers[$0] == nil }
+        var stage = 0
         for i in 0..<plan.nodes.count where plan.materialised[i] {
             let request = plan.requests[i]
             guard !request.isEmpty else { continue }
             if plan.buffers[i] != nil { continue }  // from the cache
+            cancellation?.beginStage(stage, of: computed.count + 1, bands: 0)
+            stage += 1
             let buffer = PixelBuffer(rect: request, uninitialized: true)
             if case .general(let kernel, _) = plan.nodes[i].kind {
                 let inputs = plan.inputIndices[i].map { plan.buffers[$0] ?? PixelBuffer(rect: .empty) }
@@ -186,7 +190,8 @@ public final class RenderContext: @unchecked Sendable {
             plan.buffers[i] = buffer
             cache.store(buffer, for: plan.nodes[i])
         }
-        parallelBands(area, plan: plan, cancellation, deadline, output)
+        cancellation?.beginStage(computed.count, of: computed.count + 1, bands: 0)
+        parallelBands(area, plan: plan, cancellation, deadline, countsBands: true, output)
         if cancellation?.isCancelled == true { throw RenderError.cancelled }
         try checkDeadline(deadline)
     }
@@ -198,12 +203,15 @@ public final class RenderContext: @unchecked Sendable {
     /// Splits `rect` into bands of rows and runs `body` on them from every worker thread, each with its own
     /// evaluator (scratch rows allocated once per thread, not per band).
     private func parallelBands(_ rect: PixelRect, plan: RenderPlan, _ cancellation: RenderCancellation? = nil,
-                               _ deadline: Date? = nil, _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
+                               _ deadline: Date? = nil, countsBands: Bool = false,
+                               _ body: @escaping (inout RowEvaluator, PixelRect) -> Void) {
         let threads = min(options.threads, max(1, rect.height))
         // About four bands per thread balances uneven rows without much per-band overhead.
         let bandHeight = max(1, options.bandHeight ?? (rect.height + threads * 4 - 1) / (threads * 4))
         let bandCount = (rect.height + bandHeight - 1) / bandHeight
         let next = BandCounter()
+        // The output's bands are the last stage of the progress (the buffers before it, one stage each).
+        if countsBands { cancellation?.setBandCount(bandCount) }
         // Bands never overlap, so the body may write its rows from several threads.
         nonisolated(unsafe) let body = body
         let work = { @Sendable (_: Int) in
@@ -215,6 +223,7 @@ public final class RenderContext: @unchecked Sendable {
                 if let deadline, Date() >= deadline { break }
                 let y0 = rect.y + band * bandHeight
                 body(&evaluator, PixelRect(x: rect.x, y: y0, width: rect.width, height: min(bandHeight, rect.maxY - y0)))
+                if countsBands { cancellation?.bandFinished() }
             }
         }
         if threads == 1 { work(0) } else { DispatchQueue.concurrentPerform(iterations: threads, execute: work) }
@@ -271,12 +280,41 @@ final class IntermediateCache: @unchecked Sendable {
     }
 }
 
-/// Lets another thread stop a render that is no longer wanted (a preview replaced by a newer one).
+/// Lets another thread stop a render that is no longer wanted (a preview replaced by a newer one), and follow
+/// how far it got (an export's progress).
 public final class RenderCancellation: @unchecked Sendable {
     private var cancelled = false
     private let lock = NSLock()
+    private var stagesDone = 0, stageCount = 1, bandsDone = 0, bandCount = 0
 
     public init() {}
+
+    /// How much of the render is done, 0…1: the buffers computed before the output count as stages of equal
+    /// weight, the output as the last one, each advancing band by band.
+    public var fractionDone: Double {
+        lock.lock()
+        defer { lock.unlock() }
+        let within = bandCount > 0 ? Double(bandsDone) / Double(bandCount) : 0
+        return min(1, (Double(stagesDone) + within) / Double(max(1, stageCount)))
+    }
+
+    func beginStage(_ index: Int, of count: Int, bands: Int) {
+        lock.lock()
+        (stagesDone, stageCount, bandsDone, bandCount) = (index, max(1, count), 0, bands)
+        lock.unlock()
+    }
+
+    func setBandCount(_ count: Int) {
+        lock.lock()
+        bandCount = count
+        lock.unlock()
+    }
+
+    func bandFinished() {
+        lock.lock()
+        bandsDone += 1
+        lock.unlock()
+    }
 
     public func cancel() {
         lock.lock()

@@ -112,6 +112,18 @@ public final class Explorer {
     var lastQuery = ""
     var needsRender = true
     var running = true
+    /// A filter under the list's cursor, previewed in the selected step of a chain but not put there (Enter does).
+    var browsePreview: FilterSession?
+    /// Exports started and not yet reported as finished (`q` waits for them).
+    var exports: [ExportJob] = []
+    /// `q` was pressed while an export ran: the explorer quits when the exports end.
+    var quitRequested = false
+    /// Exports that were running when `q` was pressed and failed or were abandoned: reported after the terminal
+    /// is restored, and the exit status says so.
+    var exportFailures: [String] = []
+    /// Whether the saved chain was left as it was (a run with --filter or --recipe): saved again unless this
+    /// run made a chain of its own.
+    var keepsSavedChain = false
     /// Set while the mouse drags a slider knob (the control's index).
     var draggingSlider: Int?
     /// Undo histories, A/B sets and the edit in progress (`App/ExplorerEditing.swift`).
@@ -145,7 +157,8 @@ public final class Explorer {
         var warnings = [terminal.termWarning, loaded.warning].compactMap { $0 } + samples.warnings
         // A session that died (a crash, or stuck and killed) on a filter may have died of its saved values:
         // start that filter from its defaults rather than dying again on every launch.
-        if let filter = ExplorerState.unfinishedSession(at: stateURL), state.values[filter] != nil {
+        let diedOn = ExplorerState.unfinishedSession(at: stateURL)
+        if let filter = diedOn, state.values[filter] != nil || state.chain?.steps.contains(where: { $0.filter == filter && !$0.values.isEmpty }) == true {
             state.values[filter] = nil
             warnings.append("the last session ended abruptly on \(filter): its saved values were not restored")
         }
@@ -158,6 +171,19 @@ public final class Explorer {
             select(filterNamed: start)
         }
         if let recipe = options.recipe { openRecipeChain(recipe) }
+        // The chain of the last session comes back on a plain start; --filter and --recipe open what they name
+        // and leave the saved chain for the next plain start.
+        if let saved = state.chain, !saved.steps.isEmpty {
+            if options.recipe == nil, options.filterName == nil {
+                let problems = restoreChain(saved, withoutValues: diedOn)
+                if !problems.isEmpty {
+                    let text = "saved chain: " + problems.joined(separator: "; ")
+                    message = Message(text: [message?.text, text].compactMap { $0 }.joined(separator: "; "), isError: true)
+                }
+            } else {
+                keepsSavedChain = saved.steps.count > 1
+            }
+        }
     }
 
     /// Opens the explorer and runs it until the person quits or a signal arrives. The terminal is restored on
@@ -170,6 +196,7 @@ public final class Explorer {
         let video = try options.videoPath.map { try VideoSource(path: $0) }
         if let video { showFirstFrame(of: video, in: samples) }
         let terminal = try Terminal(forcedColors: options.colors)
+        var failures: [String] = []
         do {
             defer { terminal.stop() }
             let explorer = Explorer(options: options, samples: samples, terminal: terminal, video: video)
@@ -178,15 +205,18 @@ public final class Explorer {
             defer { video?.stop() }
             explorer.loop()
             explorer.saveState()
+            failures = explorer.exportFailures
         }
         // After the terminal is back: a stream that went bad while it played, in one line.
         if let error = video?.status.error { throw FilterError(error) }
+        if !failures.isEmpty, terminal.pendingSignal == 0 { throw ExportsLost(failures: failures) }
         return terminal.pendingSignal
     }
 
     func loop() {
         var dirty = true
         var shownRenderingTenths: Int?
+        var shownExportStatus: String?
         var idlePolls = 0
         while running {
             if terminal.pendingSignal != 0 { break }
@@ -215,6 +245,8 @@ public final class Explorer {
                 if let text = posted.clipboard { copyToClipboard(text) }
                 dirty = true
             }
+            if takeFinishedExports() { dirty = true }
+            if !running { break }
             advancePlayback()
             if needsRender { submitPreview() }
             terminal.setInputTimeout(milliseconds: isPlaying ? 8 : 30)
@@ -222,6 +254,11 @@ public final class Explorer {
             let tenths = renderingFor.map { Int($0 * 10) }
             if tenths != shownRenderingTenths {
                 shownRenderingTenths = tenths
+                dirty = true
+            }
+            let exporting = exportStatus
+            if exporting != shownExportStatus {
+                shownExportStatus = exporting
                 dirty = true
             }
             if dirty {
@@ -266,7 +303,8 @@ public final class Explorer {
         guard session?.name != name, let record = tree.list.record(named: name) else { return }
         closeEditor(keeping: true)
         if let existing = sessions[name], !chainHoldsElsewhere(existing) {
-            session = existing
+            show(existing)
+            return
         } else {
             do {
                 let made = try FilterSession(descriptor: record.descriptor, samples: samples)
@@ -280,17 +318,23 @@ public final class Explorer {
                 }
                 // Another step of the chain may hold the list's own session for this filter: this one is the step's.
                 if sessions[name] == nil || !chainHoldsElsewhere(sessions[name]!) { sessions[name] = made }
-                session = made
+                show(made)
             } catch {
                 message = Message(text: "\(error)", isError: true)
                 session = nil
+                needsRender = true
             }
         }
+    }
+
+    /// Makes `shown` the session edited (the selected step's), from its first input.
+    func show(_ shown: FilterSession) {
+        session = shown
         controlCursor = 0
         controlScroll = 0
         stopAnimation(restoring: true)
-        state.lastFilter = name
-        ExplorerState.markSession(at: stateURL, filter: name)
+        state.lastFilter = shown.name
+        ExplorerState.markSession(at: stateURL, filter: shown.name)
         needsRender = true
     }
 
@@ -310,6 +354,7 @@ public final class Explorer {
             let values = session.persistedValues()
             state.values[name] = values.isEmpty ? nil : values
         }
+        if !(keepsSavedChain && chain.count <= 1) { state.chain = chain.count > 0 ? savedChain() : nil }
         do {
             try state.save(to: stateURL)
             ExplorerState.markSession(at: stateURL, filter: nil)
@@ -339,10 +384,11 @@ public final class Explorer {
         if showOriginal {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
         } else {
-            if let reason = session.descriptor.unavailableReason {
-                previewNote = "\(session.name) is not available here: it \(reason)"
-            } else if !session.isImplemented {
-                previewNote = "\(session.name) is not implemented yet"
+            let shown = browsePreview ?? session
+            if let reason = shown.descriptor.unavailableReason {
+                previewNote = "\(shown.name) is not available here: it \(reason)"
+            } else if !shown.isImplemented {
+                previewNote = "\(shown.name) is not implemented yet"
             }
             if previewNote != nil {
                 frame = nil
@@ -412,7 +458,10 @@ public final class Explorer {
         let command = animationCommand(output: path, crop: framing.rect) ?? chainRenderCommand(output: path, crop: framing.rect)
         let context = context
         let mailbox = mailbox
-        message = Message(text: "exporting \(path)…", isError: false)
+        let job = ExportJob(path: path)
+        exports.append(job)
+        message = Message(text: "exporting \(path)…" + (browsePreview.map { " (the chain as it is: the previewed \($0.name) is not in it)" } ?? ""),
+                          isError: false)
         // Full resolution can take a while: written off the interface thread, reported through the mailbox.
         DispatchQueue.global().async {
             do {
@@ -421,14 +470,63 @@ public final class Explorer {
                 let source = try recipe.input.map { try ImageFile.load($0).image }
                 let image = try recipe.makeImage(input: source)
                 let rect = try Recipe.outputRect(crop: recipe.crop, image: image, input: source)
-                try ImageFile.write(image, to: path, rect: rect, context: context)
+                try ImageFile.write(image, to: path, rect: rect, context: context, cancellation: job.cancellation)
                 let size = "\(Int(rect.width))×\(Int(rect.height))"
+                job.finish(error: nil)
                 mailbox.post(Message(text: "wrote \(path) (\(size)) and \((recipePath as NSString).lastPathComponent) · sent to the clipboard: \(command)",
                                      isError: false, clipboard: command))
             } catch {
-                mailbox.post(Message(text: "export failed: \(error)", isError: true))
+                let reason = job.cancellation.isCancelled ? "abandoned (q pressed again)" : "\(error)"
+                job.finish(error: reason)
+                mailbox.post(Message(text: "export of \(path) failed: \(reason)", isError: true))
             }
         }
+    }
+
+    /// The exports still running.
+    var runningExports: [ExportJob] { exports.filter { !$0.isFinished } }
+
+    /// "exporting out.png… 42% · 3 s" while exports run (the first one's progress); nil when none does.
+    var exportStatus: String? {
+        let running = runningExports
+        guard let job = running.first else { return nil }
+        let name = (job.path as NSString).lastPathComponent
+        let fraction = job.cancellation.fractionDone
+        let seconds = Int(Double(DispatchTime.now().uptimeNanoseconds - job.startedAt) / 1e9)
+        var text = fraction < 1 ? "exporting \(name)… \(Int(fraction * 100))% · \(seconds) s"
+            : "exporting \(name)… 100% rendered, encoding · \(seconds) s"
+        if running.count > 1 { text += " (and \(running.count - 1) more)" }
+        if quitRequested { text += " · quits when done (q again abandons it)" }
+        return text
+    }
+
+    /// Forgets finished exports (their outcome came through the mailbox); while quitting, keeps the failures
+    /// and stops the loop when none runs any more. Returns whether something changed.
+    func takeFinishedExports() -> Bool {
+        let finished = exports.filter(\.isFinished)
+        guard !finished.isEmpty || (quitRequested && exports.isEmpty) else { return false }
+        if quitRequested { exportFailures += finished.compactMap { job in job.error.map { "export of \(job.path) failed: \($0)" } } }
+        exports.removeAll { $0.isFinished }
+        if quitRequested && exports.isEmpty { running = false }
+        return true
+    }
+
+    /// `q`: quits, after the running exports end (a second `q` abandons them; Esc stays).
+    func requestQuit() {
+        let running = runningExports
+        guard !running.isEmpty else {
+            self.running = false
+            return
+        }
+        if quitRequested {
+            for job in running { job.cancellation.cancel() }
+            exportFailures += running.map { "export of \($0.path) abandoned (q pressed twice): the image was not written" }
+            exports.removeAll()
+            self.running = false
+            return
+        }
+        quitRequested = true
+        message = Message(text: "finishing the export before quitting (q again abandons it, Esc stays)", isError: false)
     }
 
     /// Puts `text` on the clipboard of the terminal the person sees (OSC 52, which also works over ssh), written
@@ -469,4 +567,41 @@ final class Mailbox: @unchecked Sendable {
         messages = []
         return taken
     }
+}
+
+/// An export running off the interface thread: its file, its progress and how it ended.
+final class ExportJob: @unchecked Sendable {
+    let path: String
+    let cancellation = RenderCancellation()
+    let startedAt = DispatchTime.now().uptimeNanoseconds
+    private let lock = NSLock()
+    private var finished = false
+    private var failure: String?
+
+    init(path: String) { self.path = path }
+
+    func finish(error: String?) {
+        lock.lock()
+        (finished, failure) = (true, error)
+        lock.unlock()
+    }
+
+    var isFinished: Bool {
+        lock.lock()
+        defer { lock.unlock() }
+        return finished
+    }
+
+    /// Why it failed (nil: it did not, or is not finished).
+    var error: String? {
+        lock.lock()
+        defer { lock.unlock() }
+        return failure
+    }
+}
+
+/// Exports that were running when the explorer was asked to quit and did not write their image.
+public struct ExportsLost: Error, CustomStringConvertible {
+    public let failures: [String]
+    public var description: String { failures.joined(separator: "; ") }
 }

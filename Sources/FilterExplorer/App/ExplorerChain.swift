@@ -14,6 +14,7 @@ extension Explorer {
         ("chain: D  Delete", "remove the selected step"),
         ("chain: < >  Shift-← →", "move the selected step earlier / later"),
         ("chain: Space", "bypass the step (dimmed, marked ⊘): it passes its inputImage on"),
+        ("chain: the filter list", "moving in the list previews a filter in the selected step; Enter or a click puts it there, Esc keeps the step's"),
         ("chain: image inputs", "← → on a later step's image input also offer the earlier steps' outputs; Enter, step N wires it to step N"),
     ]
 
@@ -39,8 +40,11 @@ extension Explorer {
             guard let session else { throw FilterExplorerError("no filter") }
             return try session.framedOutput(proxyFactor: proxyFactor, context: context, forExport: forExport)
         }
-        return try chain.framedOutput(through: through, samples: samples, proxyFactor: proxyFactor, context: context,
-                                      forExport: forExport)
+        // A filter previewed from the list stands in the selected step (never in an export).
+        return try chain.substituting(forExport ? nil : browsePreview) {
+            try chain.framedOutput(through: through, samples: samples, proxyFactor: proxyFactor, context: context,
+                                   forExport: forExport)
+        }
     }
 
     /// The export's recipe, files and command for the whole chain.
@@ -150,6 +154,7 @@ extension Explorer {
     }
 
     private func showStep(_ index: Int) {
+        browsePreview = nil
         chain.selected = index
         let step = chain.steps[index]
         session = step.session
@@ -164,11 +169,14 @@ extension Explorer {
     private func addStep(after: Bool) {
         guard let current = session, let made = sessionForStep(named: current.name) ?? freshSession(named: current.name) else { return }
         closeEditor(keeping: true)
+        let position = chain.count == 0 ? 1 : (after ? chain.selected + 2 : chain.selected + 1)
+        let before = chain.snapshot(label: "step \(position) (\(current.name)) added")
         let index = chain.insert(made, after: after)
+        recordChainEdit(before)
         showStep(index)
         focus = .filters
         message = Message(text: "step \(index + 1) added \(after ? "after" : "before") step \(after ? index : index + 2): "
-                          + "choose its filter in the list (/ searches), Tab edits it, c returns to the chain", isError: false)
+                          + "choose its filter in the list (/ searches, Enter uses it), Tab edits it, c returns to the chain", isError: false)
     }
 
     private func freshSession(named name: String) -> FilterSession? {
@@ -178,20 +186,24 @@ extension Explorer {
     private func removeStep() {
         let name = session?.name ?? ""
         let removed = chain.selected + 1
+        let before = chain.snapshot(label: "step \(removed) (\(name)) removed")
         do {
             let unlinked = try chain.removeSelected()
+            recordChainEdit(before)
             showStep(chain.selected)
             var text = "step \(removed) (\(name)) removed"
             if !unlinked.isEmpty { text += "; back to their own image: " + unlinked.joined(separator: ", ") }
-            message = Message(text: text, isError: false)
+            message = Message(text: text + " (u undoes)", isError: false)
         } catch {
             message = Message(text: "\(error)", isError: true)
         }
     }
 
     private func moveStep(by delta: Int) {
+        let before = chain.snapshot(label: "\(session?.name ?? "the step") moved from step \(chain.selected + 1) to \(chain.selected + 1 + delta)")
         do {
             try chain.moveSelected(by: delta)
+            recordChainEdit(before)
             message = Message(text: "\(session?.name ?? "the step") is now step \(chain.selected + 1)", isError: false)
             needsRender = true
         } catch {
@@ -201,6 +213,7 @@ extension Explorer {
 
     private func toggleBypass() {
         guard let step = chain.selectedStep else { return }
+        recordChainEdit(chain.snapshot(label: "step \(chain.selected + 1) (\(step.session.name)) \(step.bypass ? "on again" : "bypassed")"))
         chain.toggleBypassSelected()
         message = Message(text: "step \(chain.selected + 1) (\(step.session.name)) "
                           + (step.bypass ? "bypassed: it passes its inputImage on (Space again: on)" : "on again"), isError: false)
@@ -223,11 +236,25 @@ extension Explorer {
         guard let next = ChoiceCycle.step(options, from: current, by: steps) else { return true }
         switch next {
         case .link(let link):
+            recordChainEdit(chain.snapshot(label: "step \(index + 1) \(key) wired to the \(chain.label(link))"))
             chain.setLink(link, step: index, key: key)
             needsRender = true
         case .choice(let choice):
+            guard chain.steps[index].links[key] != nil else {
+                edit { try session.setImage(choice, forKey: key) }
+                break
+            }
+            // Unwiring and the new picture are one edit.
+            let before = chain.snapshot(label: "step \(index + 1) \(key): \(choice.persisted) instead of the \(chain.label(chain.steps[index].links[key]!))")
             chain.setLink(nil, step: index, key: key)
-            edit { try session.setImage(choice, forKey: key) }
+            do {
+                try session.setImage(choice, forKey: key)
+                recordChainEdit(before)
+            } catch {
+                chain.restore(before)
+                message = Message(text: "\(error)", isError: true)
+            }
+            needsRender = true
         }
         return true
     }
@@ -259,11 +286,13 @@ extension Explorer {
             guard chain.steps.indices.contains(number - 1), links.contains(.step(chain.steps[number - 1].uid)) else {
                 throw FilterExplorerError("\(key) can take the output of an earlier step: step 1 to \(chain.selected)")
             }
+            recordChainEdit(chain.snapshot(label: "step \(chain.selected + 1) \(key) wired to step \(number)'s output"))
             chain.setLink(.step(chain.steps[number - 1].uid), step: chain.selected, key: key)
             needsRender = true
             return true
         }
         if text.trimmingCharacters(in: .whitespaces) == Recipe.inputID, links.contains(.input) {
+            recordChainEdit(chain.snapshot(label: "step \(chain.selected + 1) \(key) wired to the chain's input"))
             chain.setLink(.input, step: chain.selected, key: key)
             needsRender = true
             return true
@@ -271,7 +300,135 @@ extension Explorer {
         if key == "inputImage", chain.selected > 0 {
             throw FilterExplorerError("in a chain, a later step's inputImage is an earlier step's output (step N) or the chain's input (input)")
         }
-        chain.setLink(nil, step: chain.selected, key: key)
+        if chain.steps[chain.selected].links[key] != nil {
+            recordChainEdit(chain.snapshot(label: "step \(chain.selected + 1) \(key) unwired"))
+            chain.setLink(nil, step: chain.selected, key: key)
+        }
         return false
+    }
+
+    // MARK: Browsing the filter list
+
+    /// Moving in the filter list (keys, search, wheel) goes to a filter. In a chain of several steps it is
+    /// previewed in the selected step, which keeps its own filter until Enter (or a click) puts it there; a
+    /// single filter is replaced at once, as it always was.
+    func browse(toFilterNamed name: String) {
+        guard chain.count > 1 else {
+            let before = usesChainHistory && session?.name != name
+                ? chain.snapshot(label: "step 1: \(session?.name ?? "") → \(name)") : nil
+            select(filterNamed: name)
+            // A one-step chain with a history of its own: the change is an edit (a run of them is one).
+            if let before, session?.name == name, editing.browseRecordDepth != editing.chainHistory.past.count
+                || editing.chainHistory.canRedo {
+                recordChainEdit(before)
+                editing.browseRecordDepth = editing.chainHistory.past.count
+            }
+            return
+        }
+        guard let current = session else { return }
+        if name == current.name {
+            if browsePreview != nil { browsePreview = nil; needsRender = true }
+            return
+        }
+        if browsePreview?.name != name {
+            guard let previewed = sessionForStep(named: name) else {
+                message = Message(text: "\(name) cannot be opened", isError: true)
+                return
+            }
+            browsePreview = previewed
+            needsRender = true
+        }
+        message = Message(text: "previewing \(name) in step \(chain.selected + 1) — Enter to use it, Esc keeps \(current.name)",
+                          isError: false)
+    }
+
+    /// Enter or a click on the previewed filter: it becomes the selected step's filter (one undo step).
+    /// Returns false when nothing was previewed.
+    @discardableResult
+    func commitBrowsePreview() -> Bool {
+        guard let previewed = browsePreview, let current = session else { return false }
+        closeEditor(keeping: true)
+        let before = chain.snapshot(label: "step \(chain.selected + 1): \(current.name) → \(previewed.name)")
+        browsePreview = nil
+        show(previewed)
+        recordChainEdit(before)
+        message = Message(text: "step \(chain.selected + 1) is now \(previewed.name) (u undoes)", isError: false)
+        return true
+    }
+
+    /// Ends a preview from the list: the list goes back to the selected step's filter.
+    func endBrowsePreview() {
+        guard browsePreview != nil else { return }
+        browsePreview = nil
+        if let name = session?.name { tree.reveal(filterNamed: name) }
+        needsRender = true
+    }
+
+    // MARK: Saving and restoring
+
+    /// The chain as the state file keeps it.
+    func savedChain() -> SavedChain {
+        let steps = chain.steps.enumerated().map { index, step in
+            var links: [String: String] = [:]
+            for (key, link) in step.links {
+                switch link {
+                case .input: links[key] = "input"
+                case .step(let uid): if let source = chain.index(ofUID: uid) { links[key] = "step \(source + 1)" }
+                }
+            }
+            return SavedStep(filter: step.session.name, values: step.session.persistedValues(), bypass: step.bypass,
+                             id: step.id, links: links)
+        }
+        return SavedChain(steps: steps, selected: chain.selected, previewsSelectedStep: chain.previewsSelectedStep)
+    }
+
+    /// Rebuilds a saved chain; returns what could not be restored. `withoutValues`: a filter whose saved values
+    /// are not trusted (the last session died on it), started from its defaults.
+    func restoreChain(_ saved: SavedChain, withoutValues: String? = nil) -> [String] {
+        var warnings: [String] = []
+        var made: [ChainStep] = []
+        var uidBySavedIndex: [Int: Int] = [:]
+        // The step the explorer started with gives its session back to the list (a saved step may take it).
+        let started = chain.snapshot()
+        chain.replaceSteps([])
+        for (savedIndex, step) in saved.steps.enumerated() {
+            var candidate = sessionForStep(named: step.filter)
+            // A filter used by an earlier step of this chain too: each step has its own session.
+            if let taken = candidate, made.contains(where: { $0.session === taken }) { candidate = freshSession(named: step.filter) }
+            guard let session = candidate else {
+                warnings.append("chain step \(savedIndex + 1): \(step.filter) is not in the filter list: left out")
+                continue
+            }
+            session.resetAll()
+            if step.filter != withoutValues { warnings += session.restore(step.values) }
+            let chainStep = chain.makeStep(session)
+            chainStep.bypass = step.bypass
+            chainStep.id = step.id
+            for (key, text) in step.links.sorted(by: { $0.key < $1.key }) {
+                guard session.descriptor.input(key)?.isImage ?? false, let link = SavedStep.parseLink(text) else {
+                    warnings.append("chain step \(savedIndex + 1): \(key) = \(text) is not a link")
+                    continue
+                }
+                if link.isInput, !made.isEmpty { chainStep.links[key] = .input; continue }
+                if let number = link.step, number - 1 < savedIndex, let uid = uidBySavedIndex[number - 1] {
+                    chainStep.links[key] = .step(uid)
+                } else {
+                    warnings.append("chain step \(savedIndex + 1): \(key) takes \(text), which is not an earlier step")
+                }
+            }
+            uidBySavedIndex[savedIndex] = chainStep.uid
+            made.append(chainStep)
+            // The list shows the filter with these values too.
+            if sessions[step.filter] == nil { sessions[step.filter] = session }
+        }
+        guard !made.isEmpty else {
+            chain.restore(started)
+            return warnings
+        }
+        chain.replaceSteps(made)
+        chain.selected = min(max(0, saved.selected), made.count - 1)
+        chain.previewsSelectedStep = saved.previewsSelectedStep && made.count > 1
+        showStep(chain.selected)
+        return warnings
     }
 }

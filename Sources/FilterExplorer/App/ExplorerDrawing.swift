@@ -358,7 +358,13 @@ extension Explorer {
             return
         }
         if let message {
-            drawMessage(message, above: y + 1, width: width)
+            // A running export keeps the status line to itself until its file is complete.
+            if let exporting = exportStatus {
+                drawMessage(message, above: y, width: width)
+                terminal.put(y, 0, " " + exporting, width: width, .init(reverse: true))
+            } else {
+                drawMessage(message, above: y + 1, width: width)
+            }
             return
         }
         terminal.put(y, 0, statusText(width: width), width: width, .init(reverse: true))
@@ -376,6 +382,7 @@ extension Explorer {
         }
         guard let session else { return [.init(text: "no filter", priority: 0), .init(text: "? help", priority: 1)] }
         var parts = [StatusLine.Part(text: session.name, priority: 1)] + playbackStatusParts()
+        if let exporting = exportStatus { parts.append(.init(text: exporting, priority: 1, cuttable: true)) }
         if let control = currentControl {
             parts.append(.init(text: "\(control.input.key) = \(control.widget.valueText(control, explorer: self))", priority: 0, cuttable: true))
         }

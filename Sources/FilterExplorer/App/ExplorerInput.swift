@@ -8,6 +8,7 @@ extension Explorer {
 
     private static let generalKeys: [(String, String)] = [
         ("q", "quit (state is saved)"),
+        ("q during an export", "waits for the export (its progress on the status line) and saves the chain too; q again abandons it"),
         ("Tab / Shift-Tab", "switch between the filter list and the inputs"),
         ("↑ ↓  j k", "move in the list / choose an input"),
         ("PgUp PgDn  g G", "page / top / bottom of the filter list"),
@@ -21,7 +22,7 @@ extension Explorer {
         ("=", "type: pi/4, 45° or 45deg, 2*default, + - * / ( )"),
         ("Space", "inputs: flip a toggle"),
         ("r  R", "reset the input / all inputs of the filter"),
-        ("u  U", "undo / redo the last edit of this filter"),
+        ("u  U", "undo / redo the last edit of this filter; in a chain, of the chain: values, steps added, removed, moved, bypassed, rewired"),
         ("x", "A/B: keep these values, show the other set"),
         ("mouse on the preview", "with a point input selected, click or drag to place it; drag moves a rectangle input"),
     ]
@@ -58,6 +59,8 @@ extension Explorer {
             if case .text = mode {} else { message = nil }
             handleKey(key)
         }
+        // A preview from the list lasts while the list has the focus.
+        if browsePreview != nil, focus != .filters { endBrowsePreview() }
     }
 
     private func handleKey(_ key: Key) {
@@ -100,7 +103,10 @@ extension Explorer {
     /// Keys that do the same in both panes; returns false when the key is not one of them.
     private func globalKey(_ key: Key) -> Bool {
         switch key {
-        case .char("q"), .char("Q"): running = false
+        case .char("q"), .char("Q"): requestQuit()
+        case .escape where quitRequested:
+            quitRequested = false
+            message = Message(text: "not quitting: the export goes on", isError: false)
         case .char("?"), .function(1):
             helpScroll = 0
             mode = .help
@@ -212,12 +218,22 @@ extension Explorer {
         case .end, .char("G"): tree.moveCursor(to: tree.rows.count - 1)
         case .enter, .char(" "), .right, .char("l"):
             if case .category? = tree.currentRow { tree.toggle() }
-            else if key == .enter || key == .right || key == .char("l") { focus = .controls }
+            else if key == .enter || key == .right || key == .char("l") {
+                // The previewed filter goes into the step (chain); a single filter is there already.
+                commitBrowsePreview()
+                focus = .controls
+                return
+            }
         case .left, .char("h"):
             if case .category? = tree.currentRow { tree.setExpanded(false) } else { tree.moveToParent() }
+        case .escape:
+            guard let previewed = browsePreview, let kept = session else { return }
+            endBrowsePreview()
+            message = Message(text: "kept \(kept.name) in step \(chain.selected + 1) (not \(previewed.name))", isError: false)
+            return
         default: return
         }
-        if let record = tree.currentFilter { select(filterNamed: record.filterName) }
+        if let record = tree.currentFilter { browse(toFilterNamed: record.filterName) }
     }
 
     private func controlsKey(_ key: Key) {
@@ -254,12 +270,14 @@ extension Explorer {
         case (.search(let cursor, let filter), .cancel):
             mode = .normal
             tree.moveCursor(to: cursor)
-            if let filter { tree.reveal(filterNamed: filter); select(filterNamed: filter) }
+            if let filter { tree.reveal(filterNamed: filter); browse(toFilterNamed: filter) }
         case (.search, .submit):
-            // The found filter is in the list: continue there (n/N, arrows), as after any jump in a list.
+            // The found filter is in the list: continue there (n/N, arrows), as after any jump in a list. In a
+            // chain, Enter puts the found filter into the step.
             mode = .normal
             focus = .filters
             lastQuery = entry.field.text
+            commitBrowsePreview()
         case (.search(let cursor, _), .editing):
             // Incremental: the first match from where the search started.
             let saved = tree.cursor
@@ -274,8 +292,13 @@ extension Explorer {
         case (.value(let key), .submit):
             guard let session, let control = session.controls.first(where: { $0.input.key == key }) else { mode = .normal; return }
             do {
-                // Refused text changes nothing: the field stays open with the reason above it.
-                try editThrowing { try control.widget.setText(entry.field.text, control: control, explorer: self) }
+                // Refused text changes nothing: the field stays open with the reason above it. Text the filter
+                // itself refuses when it makes its image (a message a barcode cannot encode) is refused too.
+                try editThrowing {
+                    let workedBefore = outputError(of: session) == nil
+                    try control.widget.setText(entry.field.text, control: control, explorer: self)
+                    if workedBefore, let error = outputError(of: session) { throw error }
+                }
                 mode = .normal
                 message = nil  // an error from an earlier try is answered
             } catch {
@@ -303,7 +326,17 @@ extension Explorer {
             return
         }
         tree.reveal(filterNamed: name)
-        select(filterNamed: name)
+        browse(toFilterNamed: name)
+    }
+
+    /// Why `session` cannot make its output image with its values now, or nil when it can.
+    func outputError(of session: FilterSession) -> Error? {
+        do {
+            _ = try session.outputImage(context: context)
+            return nil
+        } catch {
+            return error
+        }
     }
 
     // MARK: Modal editors
@@ -407,6 +440,7 @@ extension Explorer {
             return
         }
         if layout.tree.contains(x: x, y: y), draggingSlider == nil {
+            var clicked = false
             switch mouse.action {
             case .wheelUp: tree.moveCursor(by: -3)
             case .wheelDown: tree.moveCursor(by: 3)
@@ -415,10 +449,12 @@ extension Explorer {
                 let row = tree.scroll + (y - layout.tree.y)
                 guard tree.rows.indices.contains(row) else { return }
                 tree.moveCursor(to: row)
-                if case .category? = tree.currentRow { tree.toggle() }
+                if case .category? = tree.currentRow { tree.toggle() } else { clicked = true }
             default: return
             }
-            if let record = tree.currentFilter { select(filterNamed: record.filterName) }
+            if let record = tree.currentFilter { browse(toFilterNamed: record.filterName) }
+            // A click on a filter chooses it (in a chain, for the selected step); the wheel only previews.
+            if clicked { commitBrowsePreview() }
         } else if layout.controls.contains(x: x, y: y) || draggingSlider != nil {
             guard let session else { return }
             switch mouse.action {

@@ -134,6 +134,44 @@ public final class Chain {
         selectedStep?.bypass.toggle()
     }
 
+    // MARK: Snapshots (undo)
+
+    /// The chain as it is now, for undo: every step with its session and that session's values.
+    public func snapshot(label: String = "") -> ChainSnapshot {
+        ChainSnapshot(steps: steps.map {
+            ChainSnapshot.Step(uid: $0.uid, session: $0.session, values: $0.session.snapshot(), bypass: $0.bypass, id: $0.id,
+                               links: $0.links)
+        }, selected: selected, previewsSelectedStep: previewsSelectedStep, label: label)
+    }
+
+    /// Puts a snapshot back: the steps (the same sessions, their values), the selection.
+    public func restore(_ snapshot: ChainSnapshot) {
+        let existing = Dictionary(steps.map { ($0.uid, $0) }, uniquingKeysWith: { a, _ in a })
+        steps = snapshot.steps.map { saved in
+            let step = existing[saved.uid] ?? ChainStep(uid: saved.uid, session: saved.session)
+            step.session = saved.session
+            saved.session.restore(saved.values)
+            step.bypass = saved.bypass
+            step.id = saved.id
+            step.links = saved.links
+            nextUID = max(nextUID, saved.uid + 1)
+            return step
+        }
+        selected = min(max(0, snapshot.selected), max(0, steps.count - 1))
+        previewsSelectedStep = snapshot.previewsSelectedStep && steps.count > 1
+    }
+
+    /// Runs `body` with `session` standing in the selected step (a filter previewed from the list), its links
+    /// kept where the stand-in has the same image input; nil runs it on the chain as it is.
+    public func substituting<T>(_ session: FilterSession?, _ body: () throws -> T) rethrows -> T {
+        guard let session, let step = selectedStep, step.session !== session else { return try body() }
+        let (kept, keptLinks) = (step.session, step.links)
+        step.session = session
+        step.links = keptLinks.filter { session.descriptor.input($0.key)?.isImage ?? false }
+        defer { (step.session, step.links) = (kept, keptLinks) }
+        return try body()
+    }
+
     // MARK: Image inputs
 
     /// Where the image input `key` of step `index` takes its picture from when not its own choice: its link,
@@ -399,4 +437,21 @@ public final class Chain {
         if !made.isEmpty { replaceSteps(made) }
         return warnings
     }
+}
+
+/// The whole chain at one moment (undo of chain edits and of values in a chain): each step's session and its
+/// values, bypass flag, id and links; the selected step. `label` says what the edit that followed it did.
+public struct ChainSnapshot {
+    public struct Step {
+        let uid: Int
+        let session: FilterSession
+        let values: FilterSession.Snapshot
+        let bypass: Bool
+        let id: String?
+        let links: [String: ChainLink]
+    }
+    var steps: [Step]
+    var selected: Int
+    var previewsSelectedStep: Bool
+    var label: String
 }

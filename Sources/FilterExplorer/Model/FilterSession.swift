@@ -161,6 +161,27 @@ public final class FilterSession {
             return values.allSatisfy { key, value in other.values[key].map { Self.same(value, $0) } ?? false }
         }
 
+        /// The keys whose value or choice differs in `other`, sorted.
+        func changedKeys(to other: Snapshot) -> [String] {
+            let keys = Set(values.keys).union(other.values.keys).union(imageChoices.keys).union(other.imageChoices.keys)
+                .union(tableChoices.keys).union(other.tableChoices.keys)
+            return keys.filter { key in
+                let sameValue = switch (values[key], other.values[key]) {
+                case (nil, nil): true
+                case (let a?, let b?): Self.same(a, b)
+                default: false
+                }
+                return !sameValue || imageChoices[key] != other.imageChoices[key] || tableChoices[key] != other.tableChoices[key]
+            }.sorted()
+        }
+
+        /// A value as the status line shows it in an undo message.
+        func text(_ key: String) -> String {
+            if let choice = imageChoices[key] { return choice.persisted }
+            if let choice = tableChoices[key] { return choice.persisted }
+            return values[key].map(ValueParser.format) ?? "unset"
+        }
+
         static func same(_ a: FilterValue, _ b: FilterValue) -> Bool {
             switch (a, b) {
             case (.number(let x), .number(let y)): x == y

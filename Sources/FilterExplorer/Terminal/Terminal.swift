@@ -82,6 +82,13 @@ public final class Terminal {
         }
         // The settings a signal handler puts back if the program must die without leaving curses normally.
         cts_save_terminal(STDOUT_FILENO)
+        // Our handlers go in before curses starts. ncurses takes SIGTSTP only when it finds the default action
+        // there at newterm; otherwise it leaves SIGTSTP alone for good. Installed after newterm, ours would be
+        // swapped for SIG_IGN during every screen update (ncurses shields its own updates that way), and a
+        // Ctrl-Z or `kill -TSTP` arriving then would be discarded.
+        cts_install(Self.signalGraceSeconds)
+        var started = false
+        defer { if !started { cts_uninstall() } }
         let environment = ProcessInfo.processInfo.environment
         let requested = environment["TERM"] ?? ""
         // A terminal that cannot address the cursor (TERM=dumb, an editor's shell buffer) would show a blank
@@ -127,7 +134,7 @@ public final class Terminal {
         running = true
         let restore = Self.restoreSequence()
         cts_set_restore_sequence(restore, restore.utf8.count)
-        cts_install(Self.signalGraceSeconds)
+        started = true
         cbreak()
         noecho()
         nonl()

@@ -44,13 +44,28 @@ struct ABComparison {
     var otherHistory: UndoHistory<FilterSession.Snapshot>
 }
 
-/// The explorer's editing memory, per filter: undo histories, A/B comparisons, the undo group in progress
-/// (an open editor or a slider drag counts as one edit), and the angles typed in degrees.
+/// Where an edit began: the edited session's values, and in a chain the whole chain (the chain's history
+/// records the edit then).
+struct EditStart {
+    let session: FilterSession
+    let values: FilterSession.Snapshot
+    let chain: ChainSnapshot?
+}
+
+/// The explorer's editing memory: a single filter's undo histories (one per filter, as each is explored on its
+/// own), the chain's history (structural edits and the values of every step, in the order they were made), A/B
+/// comparisons, the undo group in progress (an open editor or a slider drag counts as one edit), and the angles
+/// typed in degrees.
 struct EditingState {
     var histories: [String: UndoHistory<FilterSession.Snapshot>] = [:]
+    /// Used once the chain has several steps or an edit of its own was made (`Explorer.usesChainHistory`).
+    var chainHistory = UndoHistory<ChainSnapshot>()
+    /// The chain history's depth right after a filter change made by browsing a one-step chain: the next such
+    /// change, with nothing recorded in between, is part of the same edit.
+    var browseRecordDepth: Int?
     var comparisons: [String: ABComparison] = [:]
     /// The state from before the open editor or the drag in progress (recorded as one edit when it ends).
-    var groupStart: FilterSession.Snapshot?
+    var groupStart: EditStart?
     /// Groups open (an editor, and a drag inside it): the edit is recorded when the last one closes.
     var groupDepth = 0
     /// "filter.key" of angle inputs whose value was last typed in degrees.
