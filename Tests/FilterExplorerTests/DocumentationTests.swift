@@ -75,16 +75,19 @@ import FilterEngine
 
     // MARK: Command lines
 
-    /// The lines inside fenced code blocks (or, inverted, the lines outside them).
-    static func codeBlocks(in text: String, invert: Bool = false) -> [String] {
-        var inside = false
+    /// The lines inside fenced code blocks (or, inverted, the lines outside them); blocks marked `text` (screen
+    /// captures) are left out when `skippingText`.
+    static func codeBlocks(in text: String, invert: Bool = false, skippingText: Bool = false) -> [String] {
+        var inside = false, skipped = false
         var lines: [String] = []
         for line in text.split(separator: "\n", omittingEmptySubsequences: false) {
-            if line.trimmingCharacters(in: .whitespaces).hasPrefix("```") {
+            let trimmed = line.trimmingCharacters(in: .whitespaces)
+            if trimmed.hasPrefix("```") {
                 inside.toggle()
+                skipped = inside && skippingText && trimmed.dropFirst(3) == "text"
                 continue
             }
-            if inside != invert { lines.append(String(line)) }
+            if inside != invert, !skipped { lines.append(String(line)) }
         }
         return lines
     }
@@ -94,7 +97,7 @@ import FilterEngine
     static func commands(in text: String) -> [[String]] {
         var logical: [String] = []
         var pending = ""
-        for line in codeBlocks(in: text) {
+        for line in codeBlocks(in: text, skippingText: true) {
             let trimmed = line.trimmingCharacters(in: .whitespaces)
             if trimmed.hasSuffix("\\") {
                 pending += trimmed.dropLast() + " "
@@ -232,6 +235,9 @@ import FilterEngine
             parallel -S h1 cifiltertest render --shard {}/2 ::: 0 1
             ```
             cifiltertest outside a block
+            ```text
+             cifiltertest · astronaut.png 512×512 --fit
+            ```
             """
         #expect(Self.commands(in: text) == [
             ["stream", "--recipe", "a b.json"],
