@@ -2,7 +2,7 @@ import Foundation
 
 /// A colour space, known by its Core Graphics name. Rendering here knows two encodings: sRGB's transfer curve
 /// (sRGB, Display P3, the extended variants, device RGB) and linear light (the linear variants). Primaries are
-/// not converted: Display P3 is treated as sRGB (see the README's porting table).
+/// not converted: Display P3 is treated as sRGB (see the porting table in docs/porting.md).
 public final class CGColorSpace: Hashable, @unchecked Sendable, CustomStringConvertible {
     // Apple's names are CFStrings; Swift on Linux has no CFString, so they are Strings with the same values.
     public static let sRGB = "kCGColorSpaceSRGB"

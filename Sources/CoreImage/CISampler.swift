@@ -15,7 +15,7 @@ public let kCISamplerColorSpace = "CIColorSpace"
 ///
 /// The options become the image the kernel reads: `kCISamplerWrapClamp` clamps it to its extent, the affine
 /// matrix transforms it, and `kCISamplerFilterNearest` makes that transform sample the nearest pixel. A kernel's
-/// own `sample()` calls interpolate bilinearly whatever the filter mode (see the README's porting table).
+/// own `sample()` calls interpolate bilinearly whatever the filter mode (see the porting table in docs/porting.md).
 open class CISampler: NSObject, NSCopying, @unchecked Sendable {
     /// The image as the kernel reads it, options applied.
     let image: CIImage

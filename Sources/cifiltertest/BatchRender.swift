@@ -9,7 +9,7 @@ import Glibc
 ///
 /// Files run in parallel, one per worker with a single-threaded render each: measured on the 2-core machine (100
 /// photos of 1600×1200), two files at once ran 1.2–1.5× faster than one file at a time split into bands over both
-/// cores, because decoding and encoding (libjpeg, libpng) are single-threaded (numbers in the README).
+/// cores, because decoding and encoding (libjpeg, libpng) are single-threaded (numbers in docs/performance.md).
 struct BatchRender {
     struct Job {
         let input: String

@@ -59,7 +59,15 @@ struct ExploreCommand: ParsableCommand {
     @Option(help: ArgumentHelp("Preview size for --bench, in terminal cells.", valueName: "COLSxROWS"))
     var size = "120x40"
 
+    // For scripts/generate-docs: the help's key table as Markdown, the key section of docs/explorer.md.
+    @Flag(help: .hidden)
+    var printKeys = false
+
     func run() throws {
+        if printKeys {
+            print(Explorer.keyReference, terminator: "")
+            return
+        }
         if bench {
             let parts = size.split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2 else { throw ValidationError("--size must look like 120x40") }

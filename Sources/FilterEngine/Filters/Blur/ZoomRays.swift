@@ -19,7 +19,7 @@ import Foundation
 /// Measured on the 2-core dev VM (bench case i, 1080p, amount 20, one thread, alternated): 396–483 ms of CPU a
 /// frame by the passes, 161–174 ms by the first rays, 82–98 ms with levels and Float sums.
 enum ZoomRays {
-    /// The largest |k| (inputAmount / 100) served by rays. Beyond it the passes' samples leave gaps along the
+    /// The largest |k| (inputAmount / 66) served by rays. Beyond it the passes' samples leave gaps along the
     /// streak (8 runs that no longer touch: at k = 1 the last covers σ 0.11…0.125, the one before 0.22…0.25)
     /// which no smooth density follows, and the passes are used (their look is the reference).
     static let maximumAmount = 0.2
