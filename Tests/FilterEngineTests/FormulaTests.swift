@@ -153,8 +153,9 @@ import Testing
         #expect(close(try TestImages.pixel(over, x: 0, y: 0), Pixel(0.25, 0.25, 0.5, 1)))
         #expect(close(try TestImages.pixel(over, x: 1, y: 0), Pixel(0, 0.5, 1, 1)))
         let multiply = try TestImages.filter("CIMultiplyCompositing", ["inputImage": .image(fg), "inputBackgroundImage": .image(bg)])
-        // s·d + s(1 - da) + d(1 - sa) = (0, 0, 0) + 0 + (0, 0.25, 0.5); alpha 1.
-        #expect(close(try TestImages.pixel(multiply, x: 0, y: 0), Pixel(0, 0.25, 0.5, 1)))
+        // The component-wise product, alpha too: (0.25·0, 0·0.5, 0·1, 0.5·1); where the foreground is clear, clear.
+        #expect(close(try TestImages.pixel(multiply, x: 0, y: 0), Pixel(0, 0, 0, 0.5)))
+        #expect(close(try TestImages.pixel(multiply, x: 1, y: 0), Pixel(0, 0, 0, 0)))
     }
 
     @Test func vignetteIsAPowerOfOneMinusTheSquaredDistance() throws {

@@ -44,7 +44,7 @@ import Testing
         let info = try #require(try JSONSerialization.jsonObject(with: Data(dump.stdout.utf8)) as? [String: Any])
         var names: Set<String> = []
         func collect(_ command: [String: Any]) {
-            for argument in command["arguments"] as? [[String: Any]] ?? [] {
+            for argument in command["arguments"] as? [[String: Any]] ?? [] where (argument["shouldDisplay"] as? Bool) != false {
                 for name in argument["names"] as? [[String: Any]] ?? [] where (name["kind"] as? String) == "long" {
                     if let n = name["name"] as? String { names.insert(n) }
                 }
