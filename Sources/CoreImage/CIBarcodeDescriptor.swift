@@ -14,14 +14,18 @@ open class CIBarcodeDescriptor: NSObject, NSSecureCoding, NSCopying, @unchecked 
         super.init()
     }
 
+    /// Whether `descriptor` is of this class's symbology; each concrete class takes only its own, so an
+    /// archive of another kind decodes to nil.
+    class func describes(_ descriptor: BarcodeDescriptor) -> Bool { true }
+
     /// A descriptor that passes the engine's checks (the symbol can be drawn), or nil with the reason on
     /// standard error, as Core Image's failable initialisers return nil for invalid parameters.
-    static func validated(_ descriptor: BarcodeDescriptor, _ className: String) -> BarcodeDescriptor? {
+    static func validated(_ descriptor: BarcodeDescriptor) -> BarcodeDescriptor? {
         do {
             try descriptor.validate()
             return descriptor
         } catch {
-            Diagnostics.report("\(className): \(error)")
+            Diagnostics.report("\(Self.self): \(error)")
             return nil
         }
     }
@@ -35,7 +39,8 @@ open class CIBarcodeDescriptor: NSObject, NSSecureCoding, NSCopying, @unchecked 
 
     public required init?(coder: NSCoder) {
         guard let text = coder.decodeObject(forKey: "CIBarcodeDescriptor") as? String,
-              let descriptor = try? BarcodeDescriptor.parse(text), (try? descriptor.validate()) != nil else { return nil }
+              let descriptor = try? BarcodeDescriptor.parse(text), (try? descriptor.validate()) != nil,
+              Self.describes(descriptor) else { return nil }
         engineDescriptor = descriptor
         super.init()
     }
@@ -100,19 +105,16 @@ open class CIQRCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable {
 
     /// Nil unless the version is 1 to 40, the mask 0 to 7 and the payload holds exactly the version's data
     /// codewords at that level.
-    public init?(payload errorCorrectedPayload: Data, symbolVersion: Int, maskPattern: UInt8,
+    public convenience init?(payload errorCorrectedPayload: Data, symbolVersion: Int, maskPattern: UInt8,
                  errorCorrectionLevel: ErrorCorrectionLevel) {
-        guard let descriptor = CIBarcodeDescriptor.validated(
+        guard let descriptor = Self.validated(
             .qr(payload: [UInt8](errorCorrectedPayload), version: symbolVersion, mask: Int(maskPattern),
-                level: errorCorrectionLevel.letter), "CIQRCodeDescriptor") else { return nil }
-        super.init(engineDescriptor: descriptor)
+                level: errorCorrectionLevel.letter)) else { return nil }
+        self.init(engineDescriptor: descriptor)
     }
 
-    override init(engineDescriptor: BarcodeDescriptor) { super.init(engineDescriptor: engineDescriptor) }
-
-    public required init?(coder: NSCoder) {
-        super.init(coder: coder)
-        guard case .qr = engineDescriptor else { return nil }
+    override class func describes(_ descriptor: BarcodeDescriptor) -> Bool {
+        if case .qr = descriptor { true } else { false }
     }
 }
 
@@ -135,19 +137,16 @@ open class CIAztecCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable {
 
     /// Nil unless the layer count is 1 to 32 (4 when compact), the codeword count 1 to 2048, the payload holds
     /// that many codewords and they leave room for check words in the symbol.
-    public init?(payload errorCorrectedPayload: Data, isCompact: Bool, layerCount: Int, dataCodewordCount: Int) {
+    public convenience init?(payload errorCorrectedPayload: Data, isCompact: Bool, layerCount: Int, dataCodewordCount: Int) {
         guard (1...2048).contains(dataCodewordCount),
-              let descriptor = CIBarcodeDescriptor.validated(
+              let descriptor = Self.validated(
                 .aztec(payload: [UInt8](errorCorrectedPayload), compact: isCompact, layers: layerCount,
-                       dataCodewordCount: dataCodewordCount), "CIAztecCodeDescriptor") else { return nil }
-        super.init(engineDescriptor: descriptor)
+                       dataCodewordCount: dataCodewordCount)) else { return nil }
+        self.init(engineDescriptor: descriptor)
     }
 
-    override init(engineDescriptor: BarcodeDescriptor) { super.init(engineDescriptor: engineDescriptor) }
-
-    public required init?(coder: NSCoder) {
-        super.init(coder: coder)
-        guard case .aztec = engineDescriptor else { return nil }
+    override class func describes(_ descriptor: BarcodeDescriptor) -> Bool {
+        if case .aztec = descriptor { true } else { false }
     }
 }
 
@@ -170,19 +169,15 @@ open class CIPDF417CodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable {
 
     /// Nil unless there are 3 to 90 rows and 1 to 30 columns, the first codeword counts the payload's
     /// codewords and what is left of the rows × columns is a valid number of check words.
-    public init?(payload errorCorrectedPayload: Data, isCompact: Bool, rowCount: Int, columnCount: Int) {
+    public convenience init?(payload errorCorrectedPayload: Data, isCompact: Bool, rowCount: Int, columnCount: Int) {
         guard (3...90).contains(rowCount), (1...30).contains(columnCount),
-              let descriptor = CIBarcodeDescriptor.validated(
-                .pdf417(payload: [UInt8](errorCorrectedPayload), compact: isCompact, rows: rowCount, columns: columnCount),
-                "CIPDF417CodeDescriptor") else { return nil }
-        super.init(engineDescriptor: descriptor)
+              let descriptor = Self.validated(
+                .pdf417(payload: [UInt8](errorCorrectedPayload), compact: isCompact, rows: rowCount, columns: columnCount)) else { return nil }
+        self.init(engineDescriptor: descriptor)
     }
 
-    override init(engineDescriptor: BarcodeDescriptor) { super.init(engineDescriptor: engineDescriptor) }
-
-    public required init?(coder: NSCoder) {
-        super.init(coder: coder)
-        guard case .pdf417 = engineDescriptor else { return nil }
+    override class func describes(_ descriptor: BarcodeDescriptor) -> Bool {
+        if case .pdf417 = descriptor { true } else { false }
     }
 }
 
@@ -214,22 +209,18 @@ open class CIDataMatrixCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable 
     /// Nil unless the rows × columns are an ECC 200 symbol size (10 × 10 to 144 × 144, or one of the six
     /// rectangles) and the payload holds exactly its data codewords. ECC 000 to 140 symbols (obsolete) are
     /// refused: they cannot be drawn here.
-    public init?(payload errorCorrectedPayload: Data, rowCount: Int, columnCount: Int, eccVersion: ECCVersion) {
+    public convenience init?(payload errorCorrectedPayload: Data, rowCount: Int, columnCount: Int, eccVersion: ECCVersion) {
         guard eccVersion == .v200 else {
             Diagnostics.report("CIDataMatrixCodeDescriptor: only ECC 200 symbols are supported, not ECC \(eccVersion.rawValue)")
             return nil
         }
-        guard let descriptor = CIBarcodeDescriptor.validated(
-            .dataMatrix(payload: [UInt8](errorCorrectedPayload), rows: rowCount, columns: columnCount),
-            "CIDataMatrixCodeDescriptor") else { return nil }
-        super.init(engineDescriptor: descriptor)
+        guard let descriptor = Self.validated(
+            .dataMatrix(payload: [UInt8](errorCorrectedPayload), rows: rowCount, columns: columnCount)) else { return nil }
+        self.init(engineDescriptor: descriptor)
     }
 
-    override init(engineDescriptor: BarcodeDescriptor) { super.init(engineDescriptor: engineDescriptor) }
-
-    public required init?(coder: NSCoder) {
-        super.init(coder: coder)
-        guard case .dataMatrix = engineDescriptor else { return nil }
+    override class func describes(_ descriptor: BarcodeDescriptor) -> Bool {
+        if case .dataMatrix = descriptor { true } else { false }
     }
 }
 
