@@ -115,11 +115,20 @@ public let kCIInputBacksideImageKey = "inputBacksideImage"
 
 // MARK: Option types
 
+/// The shape of Core Image's string-valued option names: Apple's structs take the name with and without the
+/// `rawValue:` label.
+public protocol _CoreImageKey: Hashable, RawRepresentable, Sendable where RawValue == String {
+    init(rawValue: String)
+}
+
+extension _CoreImageKey {
+    public init(_ rawValue: String) { self.init(rawValue: rawValue) }
+}
+
 /// A `CIContext` option key.
-public struct CIContextOption: Hashable, RawRepresentable, Sendable {
+public struct CIContextOption: _CoreImageKey {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// A `CGColorSpace` (or `NSNull` for none) that outputs are converted to. Default sRGB.
     public static let outputColorSpace = CIContextOption("output_color_space")
@@ -159,10 +168,9 @@ public let kCIContextAllowLowPower = CIContextOption.allowLowPower
 public let kCIContextName = CIContextOption.name
 
 /// A `CIImage` creation option key.
-public struct CIImageOption: Hashable, RawRepresentable, Sendable {
+public struct CIImageOption: _CoreImageKey {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
 
     /// A `CGColorSpace` the pixels are in (or `NSNull` to leave them unmanaged).
     public static let colorSpace = CIImageOption("kCIImageColorSpace")
@@ -192,10 +200,9 @@ public let kCIImageAuxiliaryPortraitEffectsMatte = CIImageOption.auxiliaryPortra
 public let kCIImageCacheImmediately = CIImageOption.cacheImmediately
 
 /// An option key of `CIContext`'s PNG/JPEG encoders (the JPEG quality, `kCGImageDestinationLossyCompressionQuality`).
-public struct CIImageRepresentationOption: Hashable, RawRepresentable, Sendable {
+public struct CIImageRepresentationOption: _CoreImageKey {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public init(_ rawValue: String) { self.rawValue = rawValue }
 }
 
 /// A pixel format for rendering to memory.
@@ -312,14 +319,14 @@ public let kCIFormatLAh = CIFormat.LAh
 public let kCIFormatLAf = CIFormat.LAf
 
 /// An option of `CIImage.autoAdjustmentFilters(options:)`.
-public struct CIImageAutoAdjustmentOption: Hashable, RawRepresentable, Sendable {
+public struct CIImageAutoAdjustmentOption: _CoreImageKey {
     public let rawValue: String
     public init(rawValue: String) { self.rawValue = rawValue }
-    public static let enhance = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustEnhance")
-    public static let redEye = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustRedEye")
-    public static let features = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustFeatures")
-    public static let crop = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustCrop")
-    public static let level = CIImageAutoAdjustmentOption(rawValue: "CIImageAutoAdjustLevel")
+    public static let enhance = CIImageAutoAdjustmentOption("CIImageAutoAdjustEnhance")
+    public static let redEye = CIImageAutoAdjustmentOption("CIImageAutoAdjustRedEye")
+    public static let features = CIImageAutoAdjustmentOption("CIImageAutoAdjustFeatures")
+    public static let crop = CIImageAutoAdjustmentOption("CIImageAutoAdjustCrop")
+    public static let level = CIImageAutoAdjustmentOption("CIImageAutoAdjustLevel")
 }
 
 public let kCIImageAutoAdjustEnhance = CIImageAutoAdjustmentOption.enhance.rawValue
