@@ -388,26 +388,8 @@ struct KernelLanguageAcceptanceTests {
             }
             slowest = max(slowest, Date().timeIntervalSince(start))
         }
-        for seed in seeds {
-            let chars = Array(seed)
-            for cut in stride(from: 0, to: chars.count, by: 11) { attempt(String(chars[0..<cut])) }
-            for _ in 0..<120 {
-                var mutated = chars
-                for _ in 0..<(1 + Int(generator.next() % 4)) {
-                    let i = Int(generator.next() % UInt64(mutated.count))
-                    switch generator.next() % 4 {
-                    case 0: mutated[i] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
-                    case 1: mutated.remove(at: i)
-                    case 2: mutated.insert(alphabet[Int(generator.next() % UInt64(alphabet.count))], at: i)
-                    default:
-                        // Duplicate a slice: repeated directives, nested loops.
-                        let j = min(mutated.count, i + Int(generator.next() % 40))
-                        mutated.insert(contentsOf: mutated[i..<j], at: i)
-                    }
-                }
-                attempt(String(mutated))
-            }
-        }
+        feedMutants(of: seeds, alphabet: alphabet, cutStride: 11, mutants: 120, duplicatingSlices: true,
+                    generator: &generator, attempt)
         #expect(outcomes.compiled > 0 && outcomes.failed > 0)
         #expect(slowest < 20, "slowest case \(slowest) s")
     }

@@ -160,22 +160,7 @@ struct KernelLanguageErrorTests {
                 Issue.record("unexpected error type: \(error)")
             }
         }
-        for seed in seeds {
-            let chars = Array(seed)
-            for cut in stride(from: 0, to: chars.count, by: 3) { attempt(String(chars[0..<cut])) }
-            for _ in 0..<150 {
-                var mutated = chars
-                for _ in 0..<(1 + Int(generator.next() % 4)) {
-                    let i = Int(generator.next() % UInt64(mutated.count))
-                    switch generator.next() % 3 {
-                    case 0: mutated[i] = alphabet[Int(generator.next() % UInt64(alphabet.count))]
-                    case 1: mutated.remove(at: i)
-                    default: mutated.insert(alphabet[Int(generator.next() % UInt64(alphabet.count))], at: i)
-                    }
-                }
-                attempt(String(mutated))
-            }
-        }
+        feedMutants(of: seeds, alphabet: alphabet, cutStride: 3, mutants: 150, generator: &generator, attempt)
         for _ in 0..<300 {
             let length = Int(generator.next() % 80)
             attempt(String((0..<length).map { _ in alphabet[Int(generator.next() % UInt64(alphabet.count))] }))
@@ -186,18 +171,6 @@ struct KernelLanguageErrorTests {
         attempt("kernel vec4 f(__sample s) { return " + String(repeating: "-", count: 5000) + "s; }")
         #expect(outcomes.compiled > 0 && outcomes.failed > 0)
         #expect(Date().timeIntervalSince(start) < 60)
-    }
-}
-
-struct SplitMix {
-    var state: UInt64
-    init(seed: UInt64) { state = seed }
-    mutating func next() -> UInt64 {
-        state &+= 0x9E37_79B9_7F4A_7C15
-        var z = state
-        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
-        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
-        return z ^ (z >> 31)
     }
 }
 

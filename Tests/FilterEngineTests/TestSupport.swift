@@ -80,3 +80,41 @@ func close(_ a: Pixel, _ b: Pixel, tolerance: Float = 1e-4) -> Bool {
 func largestComponent<T: SIMD>(_ v: T) -> T.Scalar where T.Scalar: FloatingPoint {
     v.indices.map { Swift.abs(v[$0]) }.max()!
 }
+
+/// A small seeded generator, so that fuzzed cases are the same on every run.
+struct SplitMix {
+    var state: UInt64
+    init(seed: UInt64) { state = seed }
+    mutating func next() -> UInt64 {
+        state &+= 0x9E37_79B9_7F4A_7C15
+        var z = state
+        z = (z ^ (z >> 30)) &* 0xBF58_476D_1CE4_E5B9
+        z = (z ^ (z >> 27)) &* 0x94D0_49BB_1331_11EB
+        return z ^ (z >> 31)
+    }
+}
+
+/// Feeds `attempt` the prefixes of each seed (one every `cutStride` characters) and `mutants` random variants
+/// of it, each with 1 to 4 characters replaced, removed or inserted, or with `duplicatingSlices` also a slice
+/// repeated (repeated directives, nested loops).
+func feedMutants(of seeds: [String], alphabet: [Character], cutStride: Int, mutants: Int, duplicatingSlices: Bool = false,
+                 generator: inout SplitMix, _ attempt: (String) -> Void) {
+    func pick(_ bound: Int) -> Int { Int(generator.next() % UInt64(bound)) }
+    for seed in seeds {
+        let chars = Array(seed)
+        for cut in stride(from: 0, to: chars.count, by: cutStride) { attempt(String(chars[0..<cut])) }
+        for _ in 0..<mutants {
+            var mutated = chars
+            for _ in 0..<(1 + pick(4)) {
+                let i = pick(mutated.count)
+                switch pick(duplicatingSlices ? 4 : 3) {
+                case 0: mutated[i] = alphabet[pick(alphabet.count)]
+                case 1: mutated.remove(at: i)
+                case 2: mutated.insert(alphabet[pick(alphabet.count)], at: i)
+                default: mutated.insert(contentsOf: mutated[i..<min(mutated.count, i + pick(40))], at: i)
+                }
+            }
+            attempt(String(mutated))
+        }
+    }
+}
