@@ -97,14 +97,19 @@ extension CIBlendKernel {
 
 /// A built-in blend kernel made of an operation on the two images rather than a kernel routine.
 final class BuiltinBlendKernel: CIBlendKernel, @unchecked Sendable {
+    let builtinName: String
     let operation: (CIImage, CIImage) -> CIImage
 
+    /// Gives every built-in kernel the shape of a blend routine (two samples); rendering uses the operation.
+    private static let twoSampleShape = CIKernel.compile("kernel vec4 blend(__sample s, __sample d) { return s; }")!.first!
+
     init(_ name: String, _ operation: @escaping (CIImage, CIImage) -> CIImage) {
+        builtinName = name
         self.operation = operation
-        // The routine only gives the kernel its name and shape (two samples); rendering uses the operation.
-        let routine = CIKernel.compile("kernel vec4 \(name)(__sample s, __sample d) { return s; }")!.first!
-        super.init(compiled: routine)
+        super.init(compiled: Self.twoSampleShape)
     }
+
+    override var name: String { builtinName }
 
     override func apply(foreground: CIImage, background: CIImage) -> CIImage? { operation(foreground, background) }
 
