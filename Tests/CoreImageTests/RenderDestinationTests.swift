@@ -56,7 +56,9 @@ import CoreImage
         let halfRed = CIImage(color: CIColor(red: 1, green: 0, blue: 0, alpha: 0.5)).cropped(to: CGRect(x: 0, y: 0, width: 4, height: 2))
         for (mode, expected) in [(CIRenderDestinationAlphaMode.premultiplied, [128, 0, 0, 128] as [UInt8]),
                                  (.unpremultiplied, [255, 0, 0, 128]),
-                                 // No alpha: the premultiplied colour as it is, i.e. over black (linear 0.5 encodes to 188).
+                                 // No alpha: our reading (Apple documents only "no alpha compositing", and no
+                                 // Apple render shows it): the premultiplied colour as it is, i.e. over black,
+                                 // as settingAlphaOne gives (linear 0.5 encodes to 188).
                                  (.none, [188, 0, 0, 255])] {
             try bytes.withUnsafeMutableBytes { memory in
                 let destination = CIRenderDestination(bitmapData: memory.baseAddress!, width: 4, height: 2, bytesPerRow: 16, format: .RGBA8)
