@@ -129,8 +129,12 @@ func baseName(_ filter: String) -> String {
     droppedFilterSuffix.contains(filter) ? String(filter.dropLast("Filter".count)) : filter
 }
 
+/// The typed factory's name: the filter's name without `CI` in lower camel case. Filters registered without
+/// the prefix (custom ones) keep their whole name.
 func factoryName(_ filter: String) -> String {
-    factoryNameExceptions[filter] ?? lowerCamel(String(baseName(filter).dropFirst(2)))
+    if let name = factoryNameExceptions[filter] { return name }
+    let base = baseName(filter)
+    return lowerCamel(base.hasPrefix("CI") ? String(base.dropFirst(2)) : base)
 }
 
 let swiftKeywords: Set<String> = ["default", "repeat", "in", "is", "as", "self", "Type", "protocol", "extension", "operator"]
@@ -235,11 +239,11 @@ for filter in filters {
     factories += docLines(filter.description, indent: "    ")
     factories += "    public class func \(factoryName(filter.name))() -> CIFilter & \(conformance) {\n"
     factories += "        \(className)(builtinName: \"\(filter.name)\")\n    }\n"
-    registry += "    (\"\(filter.name)\", { CIFilter.\(factoryName(filter.name))() }),\n"
+    registry += "    (\"\(filter.name)\", \"\(factoryName(filter.name))\", { CIFilter.\(factoryName(filter.name))() }),\n"
 }
 
 out += "extension CIFilter {\n\(factories)}\n\n"
 out += "/// Every typed builtin by its Core Image name (for tests and tools).\n"
-out += "let builtinFilterFactories: [(name: String, make: @Sendable () -> CIFilter)] = [\n\(registry)]\n"
+out += "let builtinFilterFactories: [(name: String, typedName: String, make: @Sendable () -> CIFilter)] = [\n\(registry)]\n"
 
 try out.write(toFile: arguments[2], atomically: true, encoding: .utf8)

@@ -118,11 +118,16 @@ import CoreImage.CIFilterBuiltins
 
     @Test func everyTypedBuiltinIsTheFilterOfItsName() throws {
         #expect(builtinFilterFactories.count == EngineCatalog.filterCount)
-        for (name, make) in builtinFilterFactories {
+        for (name, typedName, make) in builtinFilterFactories {
             let filter = make()
             #expect(filter.name == name)
             #expect(filter.inputKeys == CIFilter(name: name)!.inputKeys)
+            // The name without `CI` (whole when it has none), letter for letter; only the case may differ.
+            let unprefixed = name.hasPrefix("CI") ? String(name.dropFirst(2)) : name
+            #expect(unprefixed.lowercased().hasPrefix(typedName.lowercased()), "\(name) → \(typedName)")
         }
+        #expect(CIFilter.histogramEqualization().name == "HistogramEqualization")
+        #expect(CIFilter.yCbCrSplitView().name == "YCbCrSplitView")
         let vignette = CIFilter.vignette()
         vignette.intensity = 1
         vignette.radius = 3
