@@ -32,6 +32,13 @@ public final class Image: Sendable, CustomStringConvertible {
         origin = FilterOrigin.current
     }
 
+    deinit {
+        switch kind {
+        case .source, .constant: break
+        default: ImageRelease.releaseLater(inputs)
+        }
+    }
+
     /// An image of decoded pixels, placed with its bottom-left corner at the origin.
     public convenience init(source: SourcePixels) {
         self.init(extent: Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)),
@@ -180,4 +187,39 @@ public final class Image: Sendable, CustomStringConvertible {
 /// images it makes.
 enum FilterOrigin {
     @TaskLocal static var current: String?
+}
+
+/// Releasing the last image of a long chain would release its input in its deinit, that one its own input, and
+/// so on: one nested deinit per image (a 100,000-step recipe overflows the stack). Each deinit hands its inputs
+/// to a list of this thread instead, and the outermost deinit drops them one at a time, so that the nesting
+/// never goes deeper than two.
+enum ImageRelease {
+    private final class Pending {
+        var images: [Image] = []
+        var draining = false
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pending in
+            if let pending { Unmanaged<AnyObject>.fromOpaque(pending).release() }
+        }
+        return key
+    }()
+
+    static func releaseLater(_ inputs: [Image]) {
+        let pending: Pending
+        if let raw = pthread_getspecific(key) {
+            pending = Unmanaged<Pending>.fromOpaque(raw).takeUnretainedValue()
+        } else {
+            pending = Pending()
+            pthread_setspecific(key, Unmanaged.passRetained(pending as AnyObject).toOpaque())
+        }
+        pending.images.append(contentsOf: inputs)
+        guard !pending.draining else { return }
+        pending.draining = true
+        // Dropping an image may run its deinit, which appends its inputs here.
+        while let image = pending.images.popLast() { withExtendedLifetime(image) {} }
+        pending.draining = false
+    }
 }

@@ -168,7 +168,7 @@ public enum RegularFile {
     }
 
     /// The process's umask, read from /proc (setting it to read it would race with other threads creating files).
-    private static func currentUmask() -> mode_t {
+    public static func currentUmask() -> mode_t {
         if let status = try? String(contentsOfFile: "/proc/self/status", encoding: .utf8),
            let line = status.split(separator: "\n").first(where: { $0.hasPrefix("Umask:") }),
            let value = mode_t(line.dropFirst(6).trimmingCharacters(in: .whitespaces), radix: 8) {

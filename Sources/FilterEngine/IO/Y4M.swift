@@ -70,6 +70,9 @@ public struct Y4MFormat: Equatable, Sendable {
         self.fullRange = fullRange
     }
 
+    /// Bytes a frame's pixel takes while it is filtered (the frame, its RGBA copy, a float intermediate).
+    static let bytesPerPixelInFlight = 24
+
     /// Parses a header line (without its newline). `maximumPixels` bounds W × H (the decode budget).
     public init(header: String, matrix: Matrix?, fullRange: Bool?, maximumPixels: Int) throws {
         func bad(_ why: String) -> FilterError { FilterError("not a usable Y4M stream: \(why)") }
@@ -118,6 +121,14 @@ public struct Y4MFormat: Equatable, Sendable {
         guard let width, let height else { throw bad("the header has no W (width) or H (height) tag") }
         guard width * height <= maximumPixels else {
             throw FilterError("the Y4M frames are \(width)×\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (CIFILTERTEST_MAX_PIXELS or --max-pixels raises it)")
+        }
+        // A raised --max-pixels lets a header through that no machine could hold: a frame is read, converted to
+        // RGBA and rendered through float intermediates, about 24 bytes a pixel at once.
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        guard width * height <= physical / Self.bytesPerPixelInFlight else {
+            throw FilterError("the Y4M frames are \(width)×\(height): one frame takes about "
+                + "\(RenderBudget.formatBytes(width * height * Self.bytesPerPixelInFlight)) to filter, more than this machine's "
+                + "\(RenderBudget.formatBytes(physical)) of memory")
         }
         format.width = width
         format.height = height

@@ -89,8 +89,14 @@ struct RowEvaluator {
         inputs.initialize(from: flat, count: flat.count)
         inputStart = .allocate(capacity: n + 1)
         inputStart.initialize(from: plan.inputIndices.reduce(into: [0]) { $0.append($0.last! + $1.count) }, count: n + 1)
-        // A fused tree holds at most one scratch row per extra input at a time; the graph's input count bounds it.
-        scratchRows = plan.inputIndices.reduce(0) { $0 + $1.count } + 1
+        // A node on the evaluation stack holds one scratch row per extra input (a resampling node one); each node
+        // is on it at most once, so their sum bounds the rows (a 100,000-step chain of one-input nodes needs none).
+        scratchRows = zip(plan.nodes, plan.inputIndices).reduce(0) { total, node in
+            switch node.0.kind {
+            case .downsample, .upsample: total + 1
+            default: total + max(0, node.1.count - 1)
+            }
+        } + 1
         scratch = .allocate(capacity: Self.spanWidth * 4 * scratchRows)
         others = .allocate(capacity: scratchRows)
         coordinates = .allocate(capacity: Self.spanWidth)
