@@ -134,7 +134,7 @@ struct StreamCommand: ParsableCommand {
             // mapping faults on first touch; kept in the heap, the next frame's buffer reuses it. (The engine's
             // float intermediates are kept by its own `StoragePool`.)
             Self.keepLargeBuffersInTheHeap()
-            let capacity = Self.queueCapacity(queue, inputFrameBytes: inFormat.frameBytes, outputPixels: area.area)
+            let capacity = Y4MFormat.queueCapacity(queue, input: inFormat, outputPixels: area.area)
             let pipeline = StreamPipeline(source: source, writer: writer, capacity: capacity, dropWhenFull: drop)
             let decoder = Y4MDecoder(format: inFormat)
             let summary = pipeline.run { frame, bytes in
@@ -158,18 +158,6 @@ struct StreamCommand: ParsableCommand {
         } catch {
             throw CommandError(message: "\(error)")
         }
-    }
-
-    /// Bytes of frames the queues may hold together (each queue's frames plus the few being read, rendered
-    /// and written): 64 queued 4K frames would otherwise take 6 GB, larger frames tens of GB.
-    static let queueBytes = 1 << 30
-
-    /// `requested` frames a queue, fewer when frames of these sizes would take more than `queueBytes`
-    /// (at least one: a frame larger than that still streams, one at a time).
-    static func queueCapacity(_ requested: Int, inputFrameBytes: Int, outputPixels: Int) -> Int {
-        // Each queue's frames, and about two of each kind in the reader, renderer and writer.
-        let frameBytes = max(1, inputFrameBytes + outputPixels * 4)
-        return max(1, min(requested, queueBytes / frameBytes / 2 - 2))
     }
 
     /// glibc's mallopt (not in its Swift module): M_MMAP_THRESHOLD (-3) 512 MiB, M_TRIM_THRESHOLD (-1) 1 GiB.

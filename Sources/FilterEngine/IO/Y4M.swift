@@ -70,6 +70,18 @@ public struct Y4MFormat: Equatable, Sendable {
         self.fullRange = fullRange
     }
 
+    /// Bytes of frames a stream's queues may hold together (each queue's frames plus the few being read,
+    /// rendered and written): 64 queued 4K frames would otherwise take 6 GB, larger frames tens of GB.
+    public static let queueBytes = 1 << 30
+
+    /// `requested` frames a queue, fewer when frames of this input and an 8-bit RGBA output of `outputPixels`
+    /// would take more than `queueBytes` (at least one: a larger frame still streams, one at a time).
+    public static func queueCapacity(_ requested: Int, input: Y4MFormat, outputPixels: Int) -> Int {
+        // Two queues, and about two frames of each kind in the reader, the renderer and the writer.
+        let frameBytes = max(1, input.frameBytes + outputPixels * 4)
+        return max(1, min(requested, queueBytes / frameBytes / 2 - 2))
+    }
+
     /// Bytes a frame's pixel takes while it is filtered (the frame, its RGBA copy, a float intermediate).
     static let bytesPerPixelInFlight = 24
 

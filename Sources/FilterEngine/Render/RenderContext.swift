@@ -218,6 +218,7 @@ public final class RenderContext: @unchecked Sendable {
         if countsBands { cancellation?.setBandCount(bandCount) }
         // Bands never overlap, so the body may write its rows from several threads.
         nonisolated(unsafe) let body = body
+        _ = plan.evaluatorTables  // made here, before the threads share it
         let work = { @Sendable (_: Int) in
             var evaluator = RowEvaluator(plan: plan)
             defer { evaluator.release() }

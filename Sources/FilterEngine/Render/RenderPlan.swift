@@ -60,6 +60,9 @@ final class RenderPlan: @unchecked Sendable {
     /// The output rectangle.
     private let outputRect: PixelRect
 
+    /// The evaluators' tables, made on first use (`RenderContext` asks for them before its threads start).
+    private(set) lazy var evaluatorTables = RowEvaluator.Tables(plan: self)
+
     /// Fused evaluation computes a node once per reader and row: a node that several readers use (a recipe
     /// step whose output feeds two later steps, 24 times over: 2^24 evaluations a pixel) is computed once into
     /// a buffer instead. Sources and constants cost no more to read again than a buffer does.
