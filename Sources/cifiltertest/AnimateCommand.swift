@@ -111,9 +111,7 @@ struct AnimateCommand: ParsableCommand {
             let area = PixelRect(covering: rect)
             // The writers allocate their frame buffers before the first render checks the budget.
             guard !area.isEmpty else {
-                let place = [rect.x, rect.y, rect.width, rect.height].map(Recipe.exact).joined(separator: ",")
-                throw CommandError(message: "the frames are empty: the rectangle \(place) covers no pixel "
-                    + "(a --crop lies within ±\(1 << 28) and has a positive size)")
+                throw RenderCommand.emptyFrames(rect)
             }
             guard area.area <= context.options.maxPixels else {
                 throw CommandError(message: "the frames (\(area.width)×\(area.height)) exceed the render budget of \(context.options.maxPixels) pixels (--max-pixels)")

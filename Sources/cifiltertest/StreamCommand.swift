@@ -113,6 +113,9 @@ struct StreamCommand: ParsableCommand {
             let frameRect = Rect(x: 0, y: 0, width: Double(inFormat.width), height: Double(inFormat.height))
             let rect = try RenderCommand.cropRect(crop) ?? chain.recipe.crop ?? frameRect
             let area = PixelRect(covering: rect)
+            guard !area.isEmpty else {
+                throw RenderCommand.emptyFrames(rect)
+            }
             guard area.area <= maximumPixels else {
                 throw CommandError(message: "the output frames (\(area.width)×\(area.height)) exceed the limit of \(maximumPixels) pixels (--max-pixels)")
             }

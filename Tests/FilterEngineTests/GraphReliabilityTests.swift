@@ -88,7 +88,7 @@ import Testing
             #expect(RenderContext.Options.environmentLimit("X", environment: ["X": bad]) == nil, "\(bad)")
         }
         #expect(RenderContext.Options.environmentLimit("X", environment: [:]) == nil)
-        #expect(RenderContext.Options.environmentLimit("X", environment: ["X": "1e30"]) == Int.max)
+        #expect(RenderContext.Options.environmentLimit("X", environment: ["X": "1e30"])! >= 1 << 52)
         // Both readers agree on the variable as this process has it.
         #expect(ImageFile.DecodeOptions.environmentMaximumPixels
             == RenderContext.Options.environmentLimit(ImageFile.DecodeOptions.environmentVariable))
@@ -126,7 +126,7 @@ import Testing
         let kernel = try KernelProgram(source: "kernel vec4 k(__sample s, float p) {\n\(body) return vec4(a399); }").kernels[0]
         let image = TestImages.pattern(width: 4, height: 1)
         for value in 0..<60 {
-            let output = try kernel.apply(extent: image.extent, arguments: [.image(image), .float(Float(value) * 0.01)])
+            let output = try kernel.apply(extent: image.extent, arguments: [.image(image), .float(Double(value) * 0.01)])
             _ = try TestImages.render(output)
             let cached = kernel.cached
             #expect(cached.programs <= CompiledKernel.cacheLimit.programs)

@@ -134,7 +134,7 @@ import FilterExplorer
             let names = (try? FileManager.default.contentsOfDirectory(atPath: directory.path)) ?? []
             for name in names where name.hasPrefix(".long.gif.partial-") {
                 let size = (try? FileManager.default.attributesOfItem(atPath: directory.appendingPathComponent(name).path)[.size] as? Int) ?? 0
-                grown = max(grown, size ?? 0)
+                grown = max(grown, size)
             }
             usleep(100_000)
         }
