@@ -23,6 +23,8 @@ final class GIFWriter: FrameSink {
     private let context: RenderContext
     private var indices: [UInt8]
     private var temporary: RegularFile.TemporaryFile?
+    /// Where `temporary` goes: `path`, or the file its symbolic link names.
+    private var destination = ""
     /// Why the last write to the temporary file failed (giflib only learns that it did).
     private var writeFailure: String?
 
@@ -35,9 +37,7 @@ final class GIFWriter: FrameSink {
         delay = max(1, Int((100 / Double(fps)).rounded()))
         indices = [UInt8](repeating: 0, count: width * height)
         do {
-            let temporary = try RegularFile.TemporaryFile(beside: path)
-            fchmod(temporary.descriptor, 0o644 & ~RegularFile.currentUmask())
-            self.temporary = temporary
+            (temporary, destination) = try RegularFile.temporaryFile(for: path)
         } catch {
             throw CommandError(message: "\(error)")
         }
@@ -134,7 +134,10 @@ final class GIFWriter: FrameSink {
         guard status == GIF_OK else { throw Self.error(error) }
         guard let temporary else { return }
         self.temporary = nil
-        do { try temporary.commit(to: path) } catch { throw CommandError(message: "\(error)") }
+        guard fsync(temporary.descriptor) == 0 || errno == EINVAL else {
+            throw CommandError(message: "\(path): cannot be written: \(String(cString: strerror(errno)))")
+        }
+        do { try temporary.commit(to: destination) } catch { throw CommandError(message: "\(error)") }
     }
 
     deinit {
