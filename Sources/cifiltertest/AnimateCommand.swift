@@ -110,7 +110,10 @@ struct AnimateCommand: ParsableCommand {
             let rect = try chain.outputRect(crop: crop, image: first, input: source)
             let area = PixelRect(covering: rect)
             // The writers allocate their frame buffers before the first render checks the budget.
-            guard area.area <= context.options.maxPixels, !area.isEmpty else {
+            guard !area.isEmpty else {
+                throw RenderCommand.emptyFrames(rect)
+            }
+            guard area.area <= context.options.maxPixels else {
                 throw CommandError(message: "the frames (\(area.width)×\(area.height)) exceed the render budget of \(context.options.maxPixels) pixels (--max-pixels)")
             }
             if destination != .y4m || output != "-" { try checkOutput(destination) }
@@ -118,8 +121,9 @@ struct AnimateCommand: ParsableCommand {
             var sink: FrameSink
             switch destination {
             case .pngFrames: sink = PNGFrames(directory: output, frames: frames, context: context)
-            case .gif: sink = try GIFWriter(path: output, width: area.width, height: area.height, fps: fps)
-            case .y4m: sink = try Y4MWriter(path: output, width: area.width, height: area.height, fps: fps, chroma: chroma)
+            case .gif: sink = try GIFWriter(path: output, width: area.width, height: area.height, fps: fps, context: context)
+            case .y4m: sink = try Y4MWriter(path: output, width: area.width, height: area.height, fps: fps, chroma: chroma,
+                                            context: context)
             }
             for frame in 0..<frames {
                 let image = frame == 0 ? first : try chain.makeImage(input: source, overrides: overrides(tracks, frame: frame))

@@ -156,6 +156,13 @@ struct RenderCommand: ParsableCommand {
         return parsed
     }
 
+    /// Frames whose rectangle covers no whole pixel (a crop far outside the coordinates images may have).
+    static func emptyFrames(_ rect: Rect) -> CommandError {
+        let place = [rect.x, rect.y, rect.width, rect.height].map(formatNumber).joined(separator: ",")
+        return CommandError(message: "the frames are empty: the rectangle \(place) covers no pixel "
+            + "(a --crop lies within ±\(1 << 28) and has a positive size)")
+    }
+
     /// `--crop x,y,width,height`, if given.
     static func cropRect(_ text: String?) throws -> Rect? {
         guard let text else { return nil }

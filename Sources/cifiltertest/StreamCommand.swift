@@ -113,6 +113,9 @@ struct StreamCommand: ParsableCommand {
             let frameRect = Rect(x: 0, y: 0, width: Double(inFormat.width), height: Double(inFormat.height))
             let rect = try RenderCommand.cropRect(crop) ?? chain.recipe.crop ?? frameRect
             let area = PixelRect(covering: rect)
+            guard !area.isEmpty else {
+                throw RenderCommand.emptyFrames(rect)
+            }
             guard area.area <= maximumPixels else {
                 throw CommandError(message: "the output frames (\(area.width)×\(area.height)) exceed the limit of \(maximumPixels) pixels (--max-pixels)")
             }
@@ -126,15 +129,16 @@ struct StreamCommand: ParsableCommand {
                 }
                 outFormat.chroma = chroma
             }
-            let writer = try Y4MWriter(path: bench ? nil : output, format: outFormat)
             let context = RenderContext(options: .init(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
                                                        maxPixels: maxPixels.map { Int($0) }))
+            let writer = try Y4MWriter(path: bench ? nil : output, format: outFormat, context: context)
             // Frame-sized byte buffers (the decoded and the rendered 8-bit frame: 33 MB at 4K) are freed and
             // allocated again every frame. glibc would map and unmap them each time, and every page of the new
             // mapping faults on first touch; kept in the heap, the next frame's buffer reuses it. (The engine's
             // float intermediates are kept by its own `StoragePool`.)
             Self.keepLargeBuffersInTheHeap()
-            let pipeline = StreamPipeline(source: source, writer: writer, capacity: queue, dropWhenFull: drop)
+            let capacity = Y4MFormat.queueCapacity(queue, input: inFormat, outputPixels: area.area)
+            let pipeline = StreamPipeline(source: source, writer: writer, capacity: capacity, dropWhenFull: drop)
             let decoder = Y4MDecoder(format: inFormat)
             let summary = pipeline.run { frame, bytes in
                 let image = try chain.makeImage(input: decoder.image(frame))

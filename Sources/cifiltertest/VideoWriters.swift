@@ -5,7 +5,8 @@ import Foundation
 import Glibc
 #endif
 
-/// An animated, looping GIF through giflib, encoded in memory and written atomically at the end.
+/// An animated, looping GIF through giflib, written to a temporary file beside the output as each frame is
+/// encoded (memory does not grow with the frame count) and given the output's name at the end.
 ///
 /// Palette: one global 6×7×6 colour cube (252 colours; green gets the extra level, the eye being most sensitive to
 /// it) with 8×8 ordered (Bayer) dithering, and index 252 for transparent pixels. A fixed palette and ordered
@@ -17,24 +18,34 @@ final class GIFWriter: FrameSink {
     let path: String
     let width: Int, height: Int
     let delay: Int
-    private var data = Data()
     private var file: UnsafeMutablePointer<GifFileType>?
-    private let context = RenderContext()
+    /// Renders the frames: the caller's, so that its budget (--max-pixels) holds here too.
+    private let context: RenderContext
     private var indices: [UInt8]
+    private var temporary: RegularFile.TemporaryFile?
+    /// Where `temporary` goes: `path`, or the file its symbolic link names.
+    private var destination = ""
+    /// Why the last write to the temporary file failed (giflib only learns that it did).
+    private var writeFailure: String?
 
-    init(path: String, width: Int, height: Int, fps: Int) throws {
+    init(path: String, width: Int, height: Int, fps: Int, context: RenderContext) throws {
         guard width <= 65535, height <= 65535 else { throw CommandError(message: "a GIF is at most 65535 pixels wide and high") }
         self.path = path
         self.width = width
         self.height = height
+        self.context = context
         delay = max(1, Int((100 / Double(fps)).rounded()))
         indices = [UInt8](repeating: 0, count: width * height)
+        do {
+            (temporary, destination) = try RegularFile.temporaryFile(for: path)
+        } catch {
+            throw CommandError(message: "\(error)")
+        }
         var error: Int32 = 0
         file = EGifOpen(Unmanaged.passUnretained(self).toOpaque(), { file, bytes, count in
             guard let file, let bytes, count > 0 else { return 0 }
             let writer = Unmanaged<GIFWriter>.fromOpaque(file.pointee.UserData).takeUnretainedValue()
-            writer.data.append(bytes, count: Int(count))
-            return count
+            return writer.writeEncoded(bytes, count: Int(count)) ? count : 0
         }, &error)
         guard let file else { throw Self.error(error) }
         EGifSetGifVersion(file, true)
@@ -52,11 +63,27 @@ final class GIFWriter: FrameSink {
         try check(EGifPutExtensionTrailer(file))
     }
 
+    private func writeEncoded(_ bytes: UnsafePointer<GifByteType>, count: Int) -> Bool {
+        guard let descriptor = temporary?.descriptor else { return false }
+        var done = 0
+        while done < count {
+            let n = Glibc.write(descriptor, bytes + done, count - done)
+            if n < 0 && errno == EINTR { continue }
+            guard n > 0 else {
+                writeFailure = "\(path): \(String(cString: strerror(errno)))"
+                return false
+            }
+            done += n
+        }
+        return true
+    }
+
     static func error(_ code: Int32) -> CommandError {
         CommandError(message: "GIF encoder: " + (GifErrorString(code).map { String(cString: $0) } ?? "error \(code)"))
     }
 
     private func check(_ status: Int32) throws {
+        if let writeFailure { throw CommandError(message: writeFailure) }
         guard status == GIF_OK else { throw Self.error(file?.pointee.Error ?? 0) }
     }
 
@@ -103,12 +130,19 @@ final class GIFWriter: FrameSink {
         var error: Int32 = 0
         let status = EGifCloseFile(file, &error)
         file = nil
+        if let writeFailure { throw CommandError(message: writeFailure) }
         guard status == GIF_OK else { throw Self.error(error) }
-        try RegularFile.writeAtomically(data, to: path)
+        guard let temporary else { return }
+        self.temporary = nil
+        guard fsync(temporary.descriptor) == 0 || errno == EINVAL else {
+            throw CommandError(message: "\(path): cannot be written: \(String(cString: strerror(errno)))")
+        }
+        do { try temporary.commit(to: destination) } catch { throw CommandError(message: "\(error)") }
     }
 
     deinit {
         if let file { var error: Int32 = 0; EGifCloseFile(file, &error) }
+        temporary?.discard()
     }
 }
 
@@ -123,19 +157,21 @@ final class Y4MWriter: FrameSink, @unchecked Sendable {
     private var temporary: RegularFile.TemporaryFile?
     /// A device or FIFO given as the output, written to as it is (never replaced by a file).
     private var ownsDescriptor = false
-    private let context = RenderContext()
+    /// Renders the frames given to `add`: the caller's, so that its budget (--max-pixels) holds here too.
+    private let context: RenderContext
     private var encoder: Y4MEncoder
     private let planes: UnsafeMutablePointer<UInt8>
 
-    convenience init(path: String, width: Int, height: Int, fps: Int, chroma: Int) throws {
+    convenience init(path: String, width: Int, height: Int, fps: Int, chroma: Int, context: RenderContext) throws {
         var format = Y4MFormat(width: width, height: height, chroma: chroma == 420 ? .c420jpeg : .c444, matrix: .bt601)
         format.frameRate = "\(fps):1"
-        try self.init(path: path, format: format)
+        try self.init(path: path, format: format, context: context)
     }
 
-    init(path: String?, format: Y4MFormat) throws {
+    init(path: String?, format: Y4MFormat, context: RenderContext) throws {
         self.path = path
         self.format = format
+        self.context = context
         if path == nil || path == "-" {
             descriptor = path == nil ? -1 : STDOUT_FILENO
             temporary = nil

@@ -9,6 +9,9 @@ import FilterEngine
 //   param-sweep [--values v,v,…] [--filter NAME] [--skip N]  runs them: "start i filter key value" before a case,
 //                                                        then "done i class milliseconds message"
 //
+//   param-sweep --kernels FILE…                         compiles each file as kernel source (scripts/fuzz-kernels)
+//                                                        and renders its first kernel on the pattern
+//
 // Classes: ok (rendered, finite pixels), nonfinite (rendered, some NaN/inf pixels), clean-error (a thrown error:
 // a rejected value or an over-budget render), both judged by the driver. A crash or hang shows as a missing
 // "done" line.
@@ -92,10 +95,52 @@ func run(_ c: Case, _ v: Double, context: RenderContext) -> (String, String) {
     }
 }
 
+/// Compiles the kernel source in `path` and renders its first kernel over a 48×40 window, every image argument
+/// the pattern, every number 0.5.
+func runKernel(_ path: String, context: RenderContext) -> (String, String) {
+    do {
+        let source = String(decoding: try RegularFile.read(path), as: UTF8.self)
+        guard let kernel = try KernelProgram(source: source).kernels.first else { return ("clean-error", "no kernel") }
+        let arguments: [KernelArgument] = kernel.parameters.enumerated().map { k, parameter in
+            if parameter.isImage { return .image(pattern(k)) }
+            switch parameter.type {
+            case "vec2": return .vector([0.5, 0.5])
+            case "vec3": return .vector([0.5, 0.5, 0.5])
+            case "vec4", "__color": return .vector([0.5, 0.5, 0.5, 0.5])
+            case "bool": return .bool(true)
+            default: return .float(0.5)
+            }
+        }
+        let extent = Rect(x: 0, y: 0, width: 48, height: 40)
+        let image = try kernel.apply(extent: extent, image: kernel.kind == .warp ? pattern(0) : nil, arguments: arguments)
+        let buffer = try context.render(image, rect: extent)
+        return ("ok", "\(buffer.rect)")
+    } catch {
+        return ("clean-error", "\(error)")
+    }
+}
+
+/// A line straight to the driver (unbuffered: the line before a crash must arrive).
+func say(_ line: String) {
+    let bytes = Array((line + "\n").utf8)
+    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
+}
+
 let arguments = Array(CommandLine.arguments.dropFirst())
 func option(_ name: String) -> String? {
     guard let i = arguments.firstIndex(of: name), i + 1 < arguments.count else { return nil }
     return arguments[i + 1]
+}
+if let first = arguments.firstIndex(of: "--kernels") {
+    let context = RenderContext(options: .init(threads: 1, timeLimit: option("--time-limit").flatMap(Double.init)))
+    let paths = arguments[(first + 1)...].filter { !$0.hasPrefix("--") && Double($0) == nil }
+    for (index, path) in paths.enumerated() {
+        say("start \(index) kernel \(path) -")
+        let start = Date()
+        let (kind, message) = runKernel(path, context: context)
+        say("done \(index) \(kind) \(Int(Date().timeIntervalSince(start) * 1000)) \(message.replacingOccurrences(of: "\n", with: " "))")
+    }
+    exit(0)
 }
 let only = option("--filter")
 let all = cases(only: only)
@@ -107,11 +152,6 @@ let values = option("--values").map { $0.split(separator: ",").compactMap { Doub
 let skip = option("--skip").flatMap(Int.init) ?? 0
 // One thread: the driver runs several processes side by side if it wants parallelism.
 let context = RenderContext(options: .init(threads: 1, timeLimit: option("--time-limit").flatMap(Double.init)))
-/// A line straight to the driver (unbuffered: the line before a crash must arrive).
-func say(_ line: String) {
-    let bytes = Array((line + "\n").utf8)
-    _ = bytes.withUnsafeBytes { write(1, $0.baseAddress, $0.count) }
-}
 var index = 0
 for c in all {
     for v in values {

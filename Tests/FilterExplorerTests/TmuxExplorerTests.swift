@@ -9,6 +9,19 @@ import Testing
 /// screen with a timeout instead of sleeping. Skipped (with the reason) when tmux is not installed.
 @Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
 struct TmuxExplorerTests {
+    /// The shared helper every tmux test starts its server with: a socket of its own (also for two tests of one
+    /// name) and a session that answers before the test goes on.
+    @Test func tmuxTestsHaveTheirOwnSocketAndWaitForTheirServer() throws {
+        let first = try Tmux(name: "own-socket"), second = try Tmux(name: "own-socket")
+        defer { first.kill(); second.kill() }
+        #expect(first.socket != second.socket)
+        try first.newSession(script: "exec sleep 60")
+        try second.newSession(script: "exec sleep 60")
+        #expect((try? first.run(["has-session", "-t", "main"])) != nil)
+        second.kill()
+        #expect((try? first.run(["has-session", "-t", "main"])) != nil, "killing one server leaves the other")
+    }
+
     @Test func fidelityMarksAndDetails() throws {
         let tmux = try Tmux(name: "fidelity")
         defer { tmux.kill() }
@@ -392,6 +405,18 @@ struct TmuxExplorerTests {
     }
 }
 
+final class SocketCounter: @unchecked Sendable {
+    private let lock = NSLock()
+    private var count = 0
+
+    func next() -> Int {
+        lock.lock()
+        defer { lock.unlock() }
+        count += 1
+        return count
+    }
+}
+
 /// A detached tmux server on its own socket running the explorer.
 struct Tmux {
     static let isAvailable: Bool = executable("tmux") != nil
@@ -399,8 +424,11 @@ struct Tmux {
     let socket: String
     let stateDirectory: URL
 
+    /// Sockets made so far by this process: two servers never share one, even for tests of the same name.
+    private static let socketCount = SocketCounter()
+
     init(name: String) throws {
-        socket = "cifiltertest-\(name)-\(getpid())"
+        socket = "cifiltertest-\(name)-\(getpid())-\(Self.socketCount.next())"
         stateDirectory = FileManager.default.temporaryDirectory.appendingPathComponent(socket)
         try? FileManager.default.removeItem(at: stateDirectory)
         try FileManager.default.createDirectory(at: stateDirectory, withIntermediateDirectories: true)
@@ -420,9 +448,34 @@ struct Tmux {
             + environment.sorted { $0.key < $1.key }.map { "\($0.key)='\($0.value)' " }.joined()
             + "\(command); echo EXITED:$?; "
             + "case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac; exec sleep 600"
-        // Not captured: the server forked here would hold the pipe open and reading it would never end.
-        try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
-                capture: false)
+        try newSession(script: script, tmuxConfig: tmuxConfig)
+    }
+
+    /// Starts the detached 120×40 session "main" running `script` on this test's server, and waits until the
+    /// server answers for it. A server that fails to start (a CI run's `new-session` once did) or never
+    /// answers is killed and started again, up to four times. Every test starts its server here.
+    func newSession(script: String, tmuxConfig: String = "/dev/null") throws {
+        var failure: Error = TmuxError("tmux new-session was not run")
+        for attempt in 0..<4 {
+            if attempt > 0 {
+                _ = try? run(["kill-server"])
+                usleep(UInt32(200_000 * attempt))
+            }
+            do {
+                // Not captured: the server forked here would hold the pipe open and reading it would never end.
+                try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
+                        capture: false)
+            } catch {
+                failure = error
+                continue
+            }
+            for _ in 0..<100 {
+                if (try? run(["has-session", "-t", "main"])) != nil { return }
+                usleep(20_000)
+            }
+            failure = TmuxError("the tmux server \(socket) did not answer for its session")
+        }
+        throw failure
     }
 
     /// Copies everything the program writes to the pane (escape sequences included) to `path`.

@@ -218,8 +218,7 @@ extension Tmux {
         let script = "cd /tmp && env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 "
             + "XDG_STATE_HOME='\(stateDirectory.path)' XDG_CACHE_HOME='\(stateDirectory.path)/cache' "
             + "\(command); echo EXITED:$?; exec sleep 600"
-        try run(["-f", tmuxConfig, "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script],
-                capture: false)
+        try newSession(script: script, tmuxConfig: tmuxConfig)
     }
 
     /// Runs a program to its end: exit status, and its standard output and error together.

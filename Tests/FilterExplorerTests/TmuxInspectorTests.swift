@@ -377,7 +377,7 @@ extension Tmux {
         let shell = Self.executable("bash").map { "'\($0)' --norc --noprofile -i" } ?? "sh -i"
         let script = "cd /tmp && exec env -i PATH=/usr/bin:/bin HOME=/tmp TERM=tmux-256color LANG=C.UTF-8 PS1='PROMPT$ ' "
             + "XDG_STATE_HOME='\(stateDirectory.path)' XDG_CACHE_HOME='\(stateDirectory.path)/cache' \(shell)"
-        try run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script], capture: false)
+        try newSession(script: script)
         try waitFor("the shell's prompt") { $0.contains("PROMPT$") }
     }
 }

@@ -227,6 +227,6 @@ extension Tmux {
             + "TERM=tmux-256color LANG=C.UTF-8 XDG_STATE_HOME='\(stateDirectory.path)' "
             + "XDG_CACHE_HOME='\(stateDirectory.path)/cache' \(command); echo EXITED:$?; "
             + "case \"$(stty -a)\" in *-icanon*|*' -echo '*) echo TTY:raw;; *) echo TTY:sane;; esac; exec sleep 600"
-        try run(["-f", "/dev/null", "new-session", "-d", "-x", "120", "-y", "40", "-s", "main", "sh", "-c", script], capture: false)
+        try newSession(script: script)
     }
 }

@@ -21,7 +21,8 @@ public final class Image: Sendable, CustomStringConvertible {
     }
 
     public let extent: Rect
-    let kind: Kind
+    /// Set once after init: by deinit, to let go of the inputs (see `ImageRelease`).
+    nonisolated(unsafe) private(set) var kind: Kind
     /// The filter (and its changed inputs) whose output this image is part of, for render-budget errors:
     /// "CIGaussianBlur with inputRadius = 1e+09".
     let origin: String?
@@ -30,6 +31,18 @@ public final class Image: Sendable, CustomStringConvertible {
         self.extent = extent
         self.kind = kind
         origin = FilterOrigin.current
+    }
+
+    deinit {
+        switch kind {
+        case .source, .constant: return
+        default:
+            // The inputs go to this thread's list, then `kind` lets go of them, so that dropping this image
+            // never drops an input inside this deinit; the outermost deinit drops the list's images one by one.
+            ImageRelease.hold(inputs)
+            kind = .constant(Pixel(0, 0, 0, 0))
+            ImageRelease.drain()
+        }
     }
 
     /// An image of decoded pixels, placed with its bottom-left corner at the origin.
@@ -180,4 +193,45 @@ public final class Image: Sendable, CustomStringConvertible {
 /// images it makes.
 enum FilterOrigin {
     @TaskLocal static var current: String?
+}
+
+/// Releasing the last image of a long chain would release its input in its deinit, that one its own input, and
+/// so on: one nested deinit per image (a 100,000-step recipe overflows the stack). Each deinit hands its inputs
+/// to a list of this thread instead and lets go of them, and the outermost deinit drops the list's images one at
+/// a time, so that the nesting never goes deeper than two.
+enum ImageRelease {
+    private final class Pending {
+        var images: [Image] = []
+        var draining = false
+    }
+
+    private static let key: pthread_key_t = {
+        var key = pthread_key_t()
+        pthread_key_create(&key) { pending in
+            if let pending { Unmanaged<AnyObject>.fromOpaque(pending).release() }
+        }
+        return key
+    }()
+
+    private static var pending: Pending {
+        if let raw = pthread_getspecific(key) { return Unmanaged<Pending>.fromOpaque(raw).takeUnretainedValue() }
+        let pending = Pending()
+        pthread_setspecific(key, Unmanaged.passRetained(pending as AnyObject).toOpaque())
+        return pending
+    }
+
+    /// Keeps `inputs` alive in this thread's list until `drain` drops them.
+    static func hold(_ inputs: [Image]) {
+        pending.images.append(contentsOf: inputs)
+    }
+
+    /// Drops the list's images one at a time, unless a deinit further up this thread's stack is doing so.
+    static func drain() {
+        let list = pending
+        guard !list.draining else { return }
+        list.draining = true
+        // Dropping an image may run its deinit, which adds its inputs here.
+        while let image = list.images.popLast() { withExtendedLifetime(image) {} }
+        list.draining = false
+    }
 }

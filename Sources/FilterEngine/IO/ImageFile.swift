@@ -55,12 +55,9 @@ public enum ImageFile {
         public static let defaultMaximumPixels = 1 << 27
         public static let environmentVariable = "CIFILTERTEST_MAX_PIXELS"
 
-        /// `CIFILTERTEST_MAX_PIXELS` as a positive whole number (underscores and exponents like 3e8 allowed).
+        /// `CIFILTERTEST_MAX_PIXELS`, read as the render budget reads it.
         public static var environmentMaximumPixels: Int? {
-            guard let text = ProcessInfo.processInfo.environment[environmentVariable] else { return nil }
-            let cleaned = text.replacingOccurrences(of: "_", with: "").trimmingCharacters(in: .whitespaces)
-            guard let value = Double(cleaned), value.isFinite, value >= 1, value < 1e18 else { return nil }
-            return Int(value)
+            RenderContext.Options.environmentLimit(environmentVariable)
         }
     }
 

@@ -73,6 +73,26 @@ public enum RegularFile {
     /// With `replacing` false an existing destination is never replaced, even one created while this writes
     /// (the temporary file is linked to the name, which fails if it exists): `Exists` is thrown instead.
     public static func writeAtomically(_ data: Data, to path: String, replacing: Bool = true) throws {
+        let (temporary, destination) = try temporaryFile(for: path)
+        let fd = temporary.descriptor
+        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
+            var done = 0
+            while done < buffer.count {
+                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
+                if n < 0 && errno == EINTR { continue }
+                if n <= 0 { throw ImageFileError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))") }
+                done += n
+            }
+        }
+        guard fsync(fd) == 0 || errno == EINVAL else {
+            throw ImageFileError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))")
+        }
+        try temporary.commit(to: destination, replacing: replacing)
+    }
+
+    /// The temporary file that will become `path` (written, flushed, then committed to `destination`): beside the
+    /// target of a symbolic link, with the old file's permissions. An existing `path` must be a regular file.
+    public static func temporaryFile(for path: String) throws -> (TemporaryFile, destination: String) {
         var destination = path
         var info = stat()
         if lstat(path, &info) == 0, info.st_mode & S_IFMT == S_IFLNK, let resolved = realpath(path, nil) {
@@ -87,21 +107,8 @@ public enum RegularFile {
             mode = info.st_mode & 0o7777  // keep the old file's permissions
         }
         let temporary = try TemporaryFile(beside: destination, reportedAs: path)
-        let fd = temporary.descriptor
-        fchmod(fd, mode)
-        try data.withUnsafeBytes { (buffer: UnsafeRawBufferPointer) in
-            var done = 0
-            while done < buffer.count {
-                let n = write(fd, buffer.baseAddress! + done, buffer.count - done)
-                if n < 0 && errno == EINTR { continue }
-                if n <= 0 { throw ImageFileError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))") }
-                done += n
-            }
-        }
-        guard fsync(fd) == 0 || errno == EINVAL else {
-            throw ImageFileError(path: path, message: "cannot be written: \(String(cString: strerror(errno)))")
-        }
-        try temporary.commit(to: destination, replacing: replacing)
+        fchmod(temporary.descriptor, mode)
+        return (temporary, destination)
     }
 
     /// Removes the temporary files of unfinished writes when the program is killed by SIGINT, SIGTERM or SIGHUP

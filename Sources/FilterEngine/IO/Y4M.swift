@@ -70,6 +70,21 @@ public struct Y4MFormat: Equatable, Sendable {
         self.fullRange = fullRange
     }
 
+    /// Bytes of frames a stream's queues may hold together (each queue's frames plus the few being read,
+    /// rendered and written): 64 queued 4K frames would otherwise take 6 GB, larger frames tens of GB.
+    public static let queueBytes = 1 << 30
+
+    /// `requested` frames a queue, fewer when frames of this input and an 8-bit RGBA output of `outputPixels`
+    /// would take more than `queueBytes` (at least one: a larger frame still streams, one at a time).
+    public static func queueCapacity(_ requested: Int, input: Y4MFormat, outputPixels: Int) -> Int {
+        // Two queues, and about two frames of each kind in the reader, the renderer and the writer.
+        let frameBytes = max(1, input.frameBytes + outputPixels * 4)
+        return max(1, min(requested, queueBytes / frameBytes / 2 - 2))
+    }
+
+    /// Bytes a frame's pixel takes while it is filtered (the frame, its RGBA copy, a float intermediate).
+    static let bytesPerPixelInFlight = 24
+
     /// Parses a header line (without its newline). `maximumPixels` bounds W × H (the decode budget).
     public init(header: String, matrix: Matrix?, fullRange: Bool?, maximumPixels: Int) throws {
         func bad(_ why: String) -> FilterError { FilterError("not a usable Y4M stream: \(why)") }
@@ -118,6 +133,14 @@ public struct Y4MFormat: Equatable, Sendable {
         guard let width, let height else { throw bad("the header has no W (width) or H (height) tag") }
         guard width * height <= maximumPixels else {
             throw FilterError("the Y4M frames are \(width)×\(height) = \(width * height) pixels, over the limit of \(maximumPixels) (CIFILTERTEST_MAX_PIXELS or --max-pixels raises it)")
+        }
+        // A raised --max-pixels lets a header through that no machine could hold: a frame is read, converted to
+        // RGBA and rendered through float intermediates, about 24 bytes a pixel at once.
+        let physical = Int(clamping: ProcessInfo.processInfo.physicalMemory)
+        guard width * height <= physical / Self.bytesPerPixelInFlight else {
+            throw FilterError("the Y4M frames are \(width)×\(height): one frame takes about "
+                + "\(RenderBudget.formatBytes(width * height * Self.bytesPerPixelInFlight)) to filter, more than this machine's "
+                + "\(RenderBudget.formatBytes(physical)) of memory")
         }
         format.width = width
         format.height = height

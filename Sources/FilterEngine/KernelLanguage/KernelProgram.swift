@@ -207,6 +207,12 @@ public final class CompiledKernel: @unchecked Sendable {
 
     private let cacheLock = NSLock()
     private var cache: [[UInt64]: SpanProgram] = [:]
+    private var cacheBytes = 0
+    /// The programs and bytes in the cache now.
+    var cached: (programs: Int, bytes: Int) { cacheLock.withLock { (cache.count, cacheBytes) } }
+    /// The most programs and bytes (`SpanProgram.approximateBytes`) the cache of one kernel keeps: when a new
+    /// program would pass either, the cache is emptied first; a program larger than the bytes alone is not kept.
+    static let cacheLimit = (programs: 32, bytes: 64 << 20)
 
     /// The span program for these argument values: lowered once per distinct set of values (a filter applied to
     /// every frame of a stream with the same settings lowers once), in a small cache.
@@ -223,9 +229,15 @@ public final class CompiledKernel: @unchecked Sendable {
         if let hit = cacheLock.withLock({ cache[key] }) { return hit }
         let made = try Lowering.lower(program, kernel: index, bindings: bindings, imageCount: imageCount)
         made.loopHits = loopHits
+        let bytes = made.approximateBytes
         cacheLock.withLock {
-            if cache.count >= 32 { cache.removeAll() }
-            cache[key] = made
+            guard bytes <= Self.cacheLimit.bytes else { return }
+            if cache.count >= Self.cacheLimit.programs || cacheBytes + bytes > Self.cacheLimit.bytes {
+                cache.removeAll()
+                cacheBytes = 0
+            }
+            if let replaced = cache.updateValue(made, forKey: key) { cacheBytes -= replaced.approximateBytes }
+            cacheBytes += bytes
         }
         return made
     }

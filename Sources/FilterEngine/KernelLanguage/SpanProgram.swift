@@ -165,6 +165,19 @@ final class SpanProgram: @unchecked Sendable {
         self.results = results
     }
 
+    /// About how many bytes the program holds while cached: its instructions (those of run-time loops too) and
+    /// a workspace of registers for each of the machine's threads, which rendering it fills the pool with.
+    var approximateBytes: Int {
+        var count = 0
+        var pending = [instructions]
+        while let list = pending.popLast() {
+            count += list.count
+            for case .loop(let loop) in list { pending.append(loop.body) }
+        }
+        let workspace = (max(1, registerCount) * 4 + 12 + 8) * RowEvaluator.spanWidth
+        return count * MemoryLayout<Instruction>.stride + workspace * ProcessInfo.processInfo.activeProcessorCount
+    }
+
     /// A workspace for this thread: taken from the pool (one lock per span of up to 1024 pixels) or made.
     func checkout() -> SpanWorkspace {
         lock.withLock { pool.popLast() } ?? SpanWorkspace(registers: registerCount, externals: externalCount)

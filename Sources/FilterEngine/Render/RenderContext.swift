@@ -41,10 +41,14 @@ public final class RenderContext: @unchecked Sendable {
         /// stays inside.
         public static let defaultMaxBytes = 8 << 30
 
-        /// A positive whole number from the environment ("1e9" and "4294967296" both read), or nil.
-        static func environmentLimit(_ name: String) -> Int? {
-            guard let text = ProcessInfo.processInfo.environment[name], let value = Double(text), value >= 1
-            else { return nil }
+        /// A limit from the environment as a positive whole number, or nil: "1e9", "4294967296" and "100_000"
+        /// all read (underscores and surrounding spaces ignored). The one reader of `CIFILTERTEST_MAX_PIXELS` and
+        /// `CIFILTERTEST_MAX_BYTES`, so that decoding and rendering agree on what a value means.
+        public static func environmentLimit(_ name: String,
+                                            environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+            guard let text = environment[name] else { return nil }
+            let cleaned = text.replacingOccurrences(of: "_", with: "").trimmingCharacters(in: .whitespaces)
+            guard let value = Double(cleaned), value.isFinite, value >= 1 else { return nil }
             return Int(saturating: value)
         }
     }
@@ -214,6 +218,7 @@ public final class RenderContext: @unchecked Sendable {
         if countsBands { cancellation?.setBandCount(bandCount) }
         // Bands never overlap, so the body may write its rows from several threads.
         nonisolated(unsafe) let body = body
+        _ = plan.evaluatorTables  // made here, before the threads share it
         let work = { @Sendable (_: Int) in
             var evaluator = RowEvaluator(plan: plan)
             defer { evaluator.release() }

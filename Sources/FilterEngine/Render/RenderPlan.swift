@@ -48,6 +48,8 @@ final class RenderPlan: @unchecked Sendable {
             default: break
             }
         }
+        Self.materialiseShared(&materialised, order, inputIndices)
+        Self.boundFusedDepth(&materialised, inputIndices)
         self.materialised = materialised
         buffers = [PixelBuffer?](repeating: nil, count: order.count)
         outputRect = rect
@@ -57,6 +59,38 @@ final class RenderPlan: @unchecked Sendable {
 
     /// The output rectangle.
     private let outputRect: PixelRect
+
+    /// The evaluators' tables, made on first use (`RenderContext` asks for them before its threads start).
+    private(set) lazy var evaluatorTables = RowEvaluator.Tables(plan: self)
+
+    /// Fused evaluation computes a node once per reader and row: a node that several readers use (a recipe
+    /// step whose output feeds two later steps, 24 times over: 2^24 evaluations a pixel) is computed once into
+    /// a buffer instead. Sources and constants cost no more to read again than a buffer does.
+    private static func materialiseShared(_ materialised: inout [Bool], _ nodes: [Image], _ inputIndices: [[Int]]) {
+        var readers = [Int](repeating: 0, count: nodes.count)
+        for inputs in inputIndices { for input in inputs { readers[input] += 1 } }
+        for i in nodes.indices where readers[i] > 1 {
+            switch nodes[i].kind {
+            case .source, .constant: break
+            default: materialised[i] = true
+            }
+        }
+    }
+
+    /// The most nodes one fused evaluation passes through (a stack frame pair each; 256 take well under the
+    /// 512 KiB of a worker thread's stack).
+    static let maximumFusedDepth = 256
+
+    /// A fused chain recurses once per node: every `maximumFusedDepth`-th node of a long chain (100,000 colour
+    /// steps) is materialised, so that no evaluation goes deeper.
+    private static func boundFusedDepth(_ materialised: inout [Bool], _ inputIndices: [[Int]]) {
+        var depth = [Int](repeating: 0, count: inputIndices.count)
+        for i in inputIndices.indices {
+            let deepest = inputIndices[i].reduce(0) { max($0, materialised[$1] ? 0 : depth[$1]) }
+            depth[i] = deepest + 1
+            if depth[i] >= maximumFusedDepth { materialised[i] = true }
+        }
+    }
 
     /// Takes materialised nodes from a cache where it has them, then asks the inputs again, so that nothing
     /// upstream of a cached buffer is computed.

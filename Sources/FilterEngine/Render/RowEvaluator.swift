@@ -5,7 +5,7 @@ import CImageIO
 struct RowEvaluator {
     let plan: RenderPlan
     private let buffers: [PixelBuffer?]
-    /// Per node, what the per-span path needs, taken out of `Image.Kind` once per evaluator into plain memory:
+    /// Per node, what the per-span path needs, taken out of `Image.Kind` once per plan (`Tables`) into plain memory:
     /// matching the enum, or reading Swift arrays of a `mutating` evaluator, on every span cost several
     /// reference-count operations a node and span, on objects shared by the threads (perf: 5% of the vintage
     /// chain on one thread). Node i's inputs are `inputs[inputStart[i]..<inputStart[i + 1]]`.
@@ -14,11 +14,11 @@ struct RowEvaluator {
     private let buffered: UnsafeMutablePointer<Bool>
     private let inputs: UnsafeMutablePointer<Int>
     private let inputStart: UnsafeMutablePointer<Int>
-    /// Keeps the objects `steps` points to alive.
+    /// Keeps the tables `steps` … `inputStart` point into alive.
     private let owners: [AnyObject]
 
     /// Trivial (unmanaged references): copying one costs nothing.
-    private enum Step {
+    enum Step {
         case source(Unmanaged<SourcePixels>)
         case constant(Pixel)
         case color(Unmanaged<ColorBody>)
@@ -31,12 +31,12 @@ struct RowEvaluator {
         case general
     }
 
-    private final class ColorBody {
+    final class ColorBody {
         let run: @Sendable (ColorSpan) -> Void
         init(_ run: @escaping @Sendable (ColorSpan) -> Void) { self.run = run }
     }
 
-    private final class WarpMap {
+    final class WarpMap {
         let map: @Sendable (UnsafeMutablePointer<SIMD2<Float>>, Int, Int, Int) -> Void
         let sampling: WarpKernel.Sampling
         init(_ kernel: WarpKernel) { map = kernel.map; sampling = kernel.sampling }
@@ -59,38 +59,15 @@ struct RowEvaluator {
         self.plan = plan
         buffers = plan.buffers
         let n = plan.nodes.count
-        var owners: [AnyObject] = []
-        func own<T: AnyObject>(_ object: T) -> Unmanaged<T> {
-            owners.append(object)
-            return Unmanaged.passUnretained(object)
-        }
-        steps = .allocate(capacity: n)
-        steps.initialize(from: plan.nodes.map { node -> Step in
-            switch node.kind {
-            case .source(let source): .source(own(source))
-            case .constant(let pixel): .constant(pixel)
-            case .color(let kernel, _): .color(own(ColorBody(kernel.body)))
-            case .warp(let kernel, _, _): .warp(own(WarpMap(kernel)))
-            case .general: .general
-            case .crop: .crop
-            case .clamp(_, let e): .clamp(e)
-            case .translate(_, let dx, let dy): .translate(dx: dx, dy: dy)
-            case .downsample(_, let f): .downsample(f)
-            case .upsample(_, let f): .upsample(f)
-            }
-        }, count: n)
-        self.owners = owners
-        extents = .allocate(capacity: n)
-        extents.initialize(from: plan.extents, count: n)
+        let tables = plan.evaluatorTables
+        steps = tables.steps
+        extents = tables.extents
+        inputs = tables.inputs
+        inputStart = tables.inputStart
+        owners = [tables]
         buffered = .allocate(capacity: n)
         buffered.initialize(from: plan.buffers.map { $0 != nil }, count: n)
-        let flat = plan.inputIndices.flatMap { $0 }
-        inputs = .allocate(capacity: max(1, flat.count))
-        inputs.initialize(from: flat, count: flat.count)
-        inputStart = .allocate(capacity: n + 1)
-        inputStart.initialize(from: plan.inputIndices.reduce(into: [0]) { $0.append($0.last! + $1.count) }, count: n + 1)
-        // A fused tree holds at most one scratch row per extra input at a time; the graph's input count bounds it.
-        scratchRows = plan.inputIndices.reduce(0) { $0 + $1.count } + 1
+        scratchRows = tables.scratchRows
         scratch = .allocate(capacity: Self.spanWidth * 4 * scratchRows)
         others = .allocate(capacity: scratchRows)
         coordinates = .allocate(capacity: Self.spanWidth)
@@ -98,8 +75,64 @@ struct RowEvaluator {
         pixels = .allocate(capacity: Self.spanWidth + 16)
     }
 
+    /// What every evaluator of a plan reads the same way, made once per plan rather than once per evaluator (a
+    /// plan of 100,000 nodes has hundreds of stages, each with an evaluator a thread).
+    final class Tables: @unchecked Sendable {
+        let steps: UnsafeMutablePointer<Step>
+        let extents: UnsafeMutablePointer<PixelRect>
+        let inputs: UnsafeMutablePointer<Int>
+        let inputStart: UnsafeMutablePointer<Int>
+        let scratchRows: Int
+        /// Keeps the objects `steps` points to alive.
+        private let owners: [AnyObject]
+
+        init(plan: RenderPlan) {
+            let n = plan.nodes.count
+            var owners: [AnyObject] = []
+            func own<T: AnyObject>(_ object: T) -> Unmanaged<T> {
+                owners.append(object)
+                return Unmanaged.passUnretained(object)
+            }
+            steps = .allocate(capacity: max(1, n))
+            steps.initialize(from: plan.nodes.map { node -> Step in
+                switch node.kind {
+                case .source(let source): .source(own(source))
+                case .constant(let pixel): .constant(pixel)
+                case .color(let kernel, _): .color(own(ColorBody(kernel.body)))
+                case .warp(let kernel, _, _): .warp(own(WarpMap(kernel)))
+                case .general: .general
+                case .crop: .crop
+                case .clamp(_, let e): .clamp(e)
+                case .translate(_, let dx, let dy): .translate(dx: dx, dy: dy)
+                case .downsample(_, let f): .downsample(f)
+                case .upsample(_, let f): .upsample(f)
+                }
+            }, count: n)
+            self.owners = owners
+            extents = .allocate(capacity: max(1, n))
+            extents.initialize(from: plan.extents, count: n)
+            let flat = plan.inputIndices.flatMap { $0 }
+            inputs = .allocate(capacity: max(1, flat.count))
+            inputs.initialize(from: flat, count: flat.count)
+            inputStart = .allocate(capacity: n + 1)
+            inputStart.initialize(from: plan.inputIndices.reduce(into: [0]) { $0.append($0.last! + $1.count) }, count: n + 1)
+            // A node on the evaluation stack holds one scratch row per extra input (a resampling node one); each
+            // node is on it at most once, so their sum bounds the rows (a long chain of one-input nodes needs none).
+            scratchRows = zip(plan.nodes, plan.inputIndices).reduce(0) { total, node in
+                switch node.0.kind {
+                case .downsample, .upsample: total + 1
+                default: total + max(0, node.1.count - 1)
+                }
+            } + 1
+        }
+
+        deinit {
+            steps.deallocate(); extents.deallocate(); inputs.deallocate(); inputStart.deallocate()
+        }
+    }
+
     func release() {
-        steps.deallocate(); extents.deallocate(); buffered.deallocate(); inputs.deallocate(); inputStart.deallocate()
+        buffered.deallocate()
         scratch.deallocate()
         others.deallocate()
         coordinates.deallocate()

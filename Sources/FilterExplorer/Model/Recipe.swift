@@ -56,15 +56,28 @@ public struct Recipe: Equatable, Sendable {
 
     // MARK: Reading
 
+    /// The largest recipe file read (32 MiB: a chain of several hundred thousand steps); a larger one is
+    /// refused before it is parsed, whose tree of values takes many times the file's size.
+    public static let maximumFileBytes = 32 << 20
+    /// The most steps a recipe may have: each is a filter object and an image to plan.
+    public static let maximumSteps = 1 << 18
+
     /// Reads a recipe file; every problem is one line naming the file, the step and the key.
     public static func load(_ path: String) throws -> Recipe {
         let data: Data
-        do { data = try RegularFile.read(path) } catch { throw FilterError("\(error)") }
+        do { data = try RegularFile.read(path, maximumBytes: maximumFileBytes) } catch let error as ImageFileError {
+            throw FilterError("\(error.path): \(error.message) (a recipe file is at most \(maximumFileBytes >> 20) MiB)")
+        } catch {
+            throw FilterError("\(error)")
+        }
         return try parse(data, source: path)
     }
 
     public static func parse(_ data: Data, source: String) throws -> Recipe {
         func fail(_ text: String) -> FilterError { FilterError("\(source): \(text)") }
+        guard data.count <= maximumFileBytes else {
+            throw fail("the recipe is \(data.count) bytes, over the limit of \(maximumFileBytes) (32 MiB)")
+        }
         let json: JSONValue
         do { json = try JSONValue.parse(data) } catch {
             throw fail("not valid JSON (a recipe is a list of steps, or {\"input\": PATH, \"crop\": [x, y, w, h], \"steps\": [...]})")
@@ -94,6 +107,9 @@ public struct Recipe: Equatable, Sendable {
             }
         default:
             throw fail("a recipe is a list of steps, or an object with \"steps\", not \(json.kindName)")
+        }
+        guard stepList.count <= maximumSteps else {
+            throw fail("the recipe has \(stepList.count) steps, over the limit of \(maximumSteps)")
         }
         recipe.steps = try stepList.enumerated().map { index, entry in
             let place = "step \(index + 1)"
