@@ -89,7 +89,11 @@ static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int p
 /// cells that are written directly to the terminal).
 static inline int cnc_cell_is_mark(WINDOW *window, int y, int x, int pair) {
     cchar_t cell;
-    if (mvwin_wch(window, y, x, &cell) != OK) return 0;
+    int cy, cx;
+    getyx(window, cy, cx);
+    int status = mvwin_wch(window, y, x, &cell);
+    wmove(window, cy, cx);
+    if (status != OK) return 0;
     wchar_t text[CCHARW_MAX + 1];
     attr_t attrs = 0;
     short small = 0;

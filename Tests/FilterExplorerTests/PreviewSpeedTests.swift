@@ -71,6 +71,23 @@ import Testing
         #expect(uncovered == "\u{1B}7\u{1B}[1;2H\u{1B}[38;2;17;17;17;48;2;34;34;34m▀\u{1B}[0m\u{1B}8")
     }
 
+    /// ncurses takes the mark for a blank: where a smaller frame (or none) leaves a plain blank in its model, the
+    /// old picture is blanked by the writer; where ncurses draws something, it is left to ncurses.
+    @Test func cellsOfAnOldFrameAreBlankedWhereNcursesHasABlank() {
+        var writer = DirectCellWriter(mode: .indexed256)
+        _ = writer.bytes(for: Self.cells(3, 1, fg: 1, bg: 2), originX: 0, originY: 0, screenColumns: 5, screenRows: 2,
+                         owned: [true, true, true], rowsRewritten: [false])
+        let smaller = Self.text(writer.bytes(for: Self.cells(1, 1, fg: 1, bg: 2), originX: 0, originY: 0, screenColumns: 5,
+                                             screenRows: 2, owned: [true], rowsRewritten: [false],
+                                             isBlank: { _, x in x == 1 }))
+        // Column 2 (1-based) is blanked; column 3 holds ncurses' text; column 1 is unchanged.
+        #expect(smaller == "\u{1B}7\u{1B}[1;2H\u{1B}[39;49m \u{1B}[0m\u{1B}8")
+        let none = PreviewCells(width: 0, height: 0, chars: [], foreground: [], background: [])
+        let gone = Self.text(writer.bytes(for: none, originX: 0, originY: 0, screenColumns: 5, screenRows: 2, owned: [],
+                                          rowsRewritten: []))
+        #expect(gone == "\u{1B}7\u{1B}[1;1H\u{1B}[39;49m \u{1B}[0m\u{1B}8")
+    }
+
     @Test func controlCharactersNeverReachTheTerminal() {
         var writer = DirectCellWriter(mode: .indexed256)
         let out = writer.bytes(for: Self.cells(2, 1, fg: 1, bg: 2, char: 0x1B), originX: 0, originY: 0,

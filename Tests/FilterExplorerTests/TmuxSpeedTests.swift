@@ -54,6 +54,8 @@ struct TmuxSpeedTests {
                     case "", "0": (fg, bg) = ("39", "49")
                     case "39": fg = "39"
                     case "49": bg = "49"
+                    case let basic where (30...37).contains(Int(basic) ?? 0) || (90...97).contains(Int(basic) ?? 0): fg = basic
+                    case let basic where (40...47).contains(Int(basic) ?? 0) || (100...107).contains(Int(basic) ?? 0): bg = basic
                     case "38", "48":
                         let count = codes.first == "2" ? 4 : 2
                         let colour = codes.prefix(count).joined(separator: ";")

@@ -292,7 +292,8 @@ public final class Explorer {
                 withAnimationSettled { handle(event) }
                 if coversPreview != overlayBefore || event == .key(.ctrl("l")) || event == .resize { imageDirty = true }
                 if event == .resize { directWriter.forget() }
-                pending = terminal.readEvent(waiting: false)
+                // Keys typed after a quit belong to the shell.
+                pending = running ? terminal.readEvent(waiting: false) : nil
             }
             dirty = true
             renderer.noteInput()

@@ -92,7 +92,13 @@ extension Explorer {
     /// still marked after everything was drawn, those changed since the last frame or on rows ncurses rewrites.
     private func directPreviewBytes() -> [UInt8] {
         if terminal.takeFullRepaint() { directWriter.forget() }
-        guard let (cells, origin) = directPreview else { return [] }
+        let isBlank = { [terminal] (y: Int, x: Int) in terminal.isPlainBlank(y, x) }
+        guard let (cells, origin) = directPreview else {
+            // No picture now: the last one's cells are cleared where nothing else is drawn.
+            let none = PreviewCells(width: 0, height: 0, chars: [], foreground: [], background: [])
+            return directWriter.bytes(for: none, originX: 0, originY: 0, screenColumns: terminal.cols, screenRows: terminal.rows,
+                                      owned: [], rowsRewritten: [], isBlank: isBlank)
+        }
         var owned: [Bool] = []
         owned.reserveCapacity(cells.width * cells.height)
         var rewritten: [Bool] = []
@@ -101,7 +107,7 @@ extension Explorer {
             rewritten.append(terminal.rowWillChange(origin.y + y))
         }
         return directWriter.bytes(for: cells, originX: origin.x, originY: origin.y, screenColumns: terminal.cols,
-                                  screenRows: terminal.rows, owned: owned, rowsRewritten: rewritten)
+                                  screenRows: terminal.rows, owned: owned, rowsRewritten: rewritten, isBlank: isBlank)
     }
 
     /// With a graphics protocol, the frame's pixels go straight to the terminal after ncurses has drawn (its

@@ -27,9 +27,11 @@ struct DirectCellWriter {
 
     /// The bytes that bring the terminal's preview cells up to date, or an empty array when none changed.
     /// `owned[y * cells.width + x]` says which cells are still marked; `rowsRewritten[y]` (by preview row) which
-    /// rows ncurses writes to in this refresh.
+    /// rows ncurses writes to in this refresh. Cells written before and outside this frame are blanked where
+    /// `isBlank(y, x)` says ncurses' model holds a plain blank there: it believes them blank already (the mark
+    /// looks like one), so it would leave the old picture (a smaller frame, no frame).
     mutating func bytes(for cells: PreviewCells, originX: Int, originY: Int, screenColumns: Int, screenRows: Int,
-                        owned: [Bool], rowsRewritten: [Bool]) -> [UInt8] {
+                        owned: [Bool], rowsRewritten: [Bool], isBlank: (Int, Int) -> Bool = { _, _ in true }) -> [UInt8] {
         if screen != (screenColumns, screenRows) || shown.count != screenColumns * screenRows {
             screen = (screenColumns, screenRows)
             shown = [Cell?](repeating: nil, count: screenColumns * screenRows)
@@ -37,6 +39,12 @@ struct DirectCellWriter {
         var out: [UInt8] = []
         out.reserveCapacity(cells.width * cells.height * 12)
         var current: (fg: Int32, bg: Int32)?
+        for position in shown.indices where shown[position] != nil {
+            let (y, x) = (position / screenColumns, position % screenColumns)
+            guard y < originY || y >= originY + cells.height || x < originX || x >= originX + cells.width else { continue }
+            shown[position] = nil
+            if isBlank(y, x) { blank(y, x, &out, &current) }
+        }
         for y in 0..<cells.height {
             let screenY = originY + y
             guard screenY >= 0, screenY < screenRows else { continue }
@@ -47,6 +55,11 @@ struct DirectCellWriter {
                 let i = y * cells.width + x
                 let position = screenY * screenColumns + screenX
                 guard owned[i] else {
+                    // Something of the interface is drawn here; if it is a plain blank ncurses may not write it.
+                    if shown[position] != nil, isBlank(screenY, screenX) {
+                        blank(screenY, screenX, &out, &current)
+                        cursorAt = -1
+                    }
                     shown[position] = nil
                     continue
                 }
@@ -77,6 +90,17 @@ struct DirectCellWriter {
         // Attributes back to normal (what ncurses leaves after a refresh), the cursor where ncurses left it.
         out += Self.csi + Array("0m".utf8) + Self.restoreCursor
         return out
+    }
+
+    /// A blank in default colours at (y, x), where ncurses' model has one (its mark looked the same to it).
+    private func blank(_ y: Int, _ x: Int, _ out: inout [UInt8], _ current: inout (fg: Int32, bg: Int32)?) {
+        if out.isEmpty { out += Self.saveCursor }
+        out += Self.csi
+        Self.appendNumber(y + 1, to: &out)
+        out.append(UInt8(ascii: ";"))
+        Self.appendNumber(x + 1, to: &out)
+        out += Array("H".utf8) + Self.csi + Array("39;49m ".utf8)
+        current = (-1, -1)
     }
 
     static let csi: [UInt8] = [0x1B, UInt8(ascii: "[")]

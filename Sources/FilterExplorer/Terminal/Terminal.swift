@@ -371,6 +371,9 @@ public final class Terminal {
         return marks.map { $0 != 0 }
     }
 
+    /// Whether ncurses' model holds a plain blank (a space, default colours, no attributes) at (y, x).
+    public func isPlainBlank(_ y: Int, _ x: Int) -> Bool { cnc_cell_is_mark(cnc_stdscr(), Int32(y), Int32(x), 0) != 0 }
+
     /// Whether the next refresh writes to row `y` (its content differs from what ncurses believes is shown).
     public func rowWillChange(_ y: Int) -> Bool { cnc_row_will_change(Int32(y)) != 0 }
 
