@@ -7,12 +7,12 @@ import Foundation
 public enum ColorMode: String, Sendable {
     case truecolor, indexed256 = "256", indexed16 = "16", indexed8 = "8", monochrome
 
-    /// Per-cell modes need a pair per preview cell; below this many pairs they are not worth it.
+    /// Truecolor and 256 colours are chosen only on entries with this many pairs. (Their preview no longer uses
+    /// pairs, `DirectCellWriter`; the threshold keeps the choice the tests and users know.)
     public static let minimumPerCellPairs = 4096
 
     /// The best mode for a terminal with `colors` colours and `pairs` colour pairs. Truecolor and 256 colours
-    /// use one pair per preview cell (the preview is capped to the pairs there are); 16 and 8 colours use one
-    /// pair per foreground/background combination instead. `NO_COLOR` (any value) asks for monochrome.
+    /// write the preview's colours directly; 16 and 8 colours use one pair per foreground/background combination. `NO_COLOR` (any value) asks for monochrome.
     /// The colours the mode shows (monochrome: 0).
     public var colorCount: Int {
         switch self {
