@@ -85,6 +85,58 @@ static inline int cnc_put_string(int y, int x, const wchar_t *text, int n, int p
     return status;
 }
 
+/// Whether a cell of `window` is a blank in colour pair `pair` with no attributes (the mark left on preview
+/// cells that are written directly to the terminal).
+static inline int cnc_cell_is_mark(WINDOW *window, int y, int x, int pair) {
+    cchar_t cell;
+    int cy, cx;
+    getyx(window, cy, cx);
+    int status = mvwin_wch(window, y, x, &cell);
+    wmove(window, cy, cx);
+    if (status != OK) return 0;
+    wchar_t text[CCHARW_MAX + 1];
+    attr_t attrs = 0;
+    short small = 0;
+    int extended = 0;
+    if (getcchar(&cell, text, &attrs, &small, &extended) == ERR) return 0;
+    // The extended pair comes through `opts` (ncurses 6.1+); the short one otherwise.
+    int found = extended != 0 ? extended : small;
+    return text[0] == L' ' && text[1] == 0 && (attrs & ~A_COLOR) == 0 && found == pair;
+}
+
+/// For `count` cells of row `y` from column `x`: 1 where stdscr holds the mark (see `cnc_cell_is_mark`).
+static inline void cnc_marked_cells(int y, int x, int count, int pair, unsigned char *out) {
+    int cy, cx;
+    getyx(stdscr, cy, cx);
+    for (int i = 0; i < count; i++) out[i] = (unsigned char)cnc_cell_is_mark(stdscr, y, x + i, pair);
+    wmove(stdscr, cy, cx);
+}
+
+/// Whether row `y` of stdscr differs from what ncurses believes is on the terminal (curscr): the rows the next
+/// refresh writes to, where it may also rewrite, clear or shift cells it believes unchanged.
+static inline int cnc_row_will_change(int y) {
+    int columns = getmaxx(stdscr);
+    // Reading moves a window's cursor; curscr's is where ncurses believes the terminal's cursor is.
+    int cy, cx, py, px;
+    getyx(stdscr, cy, cx);
+    getyx(curscr, py, px);
+    int differs = 0;
+    for (int x = 0; x < columns && !differs; x++) {
+        cchar_t a, b;
+        if (mvwin_wch(stdscr, y, x, &a) != OK || mvwin_wch(curscr, y, x, &b) != OK) { differs = 1; break; }
+        wchar_t ta[CCHARW_MAX + 1], tb[CCHARW_MAX + 1];
+        attr_t aa = 0, ab = 0;
+        short sa = 0, sb = 0;
+        int pa = 0, pb = 0;
+        getcchar(&a, ta, &aa, &sa, &pa);
+        getcchar(&b, tb, &ab, &sb, &pb);
+        if (aa != ab || pa != pb || sa != sb || wcscmp(ta, tb) != 0) differs = 1;
+    }
+    wmove(stdscr, cy, cx);
+    wmove(curscr, py, px);
+    return differs;
+}
+
 /// newterm on the process's own stdout/stdin (Swift 6 cannot touch the C `stdout` global safely).
 static inline SCREEN *cnc_newterm(const char *term) { return newterm(term, stdout, stdin); }
 /// newterm reading keys from `input` (the terminal opened as /dev/tty when stdin carries data, such as a video).

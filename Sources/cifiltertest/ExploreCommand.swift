@@ -22,7 +22,9 @@ struct ExploreCommand: ParsableCommand {
             a animates the selected input (A types FROM → TO over SECONDS s [linear|ease-in-out]); e during an \
             animation also gives the cifiltertest animate command that plays it.
 
-            --bench measures keypress-to-preview latency over the implemented filters without a terminal.
+            --bench measures keypress-to-preview latency over the implemented filters without a terminal: the \
+            render, chafa's cells and the escape sequences the preview writes (to /dev/null), in a terminal of \
+            --size cells (truecolor unless --colors 256), and the first frame's time from opening the image.
             """)
 
     @Argument(help: ArgumentHelp("A PNG or JPEG to explore.", valueName: "image"))
@@ -71,8 +73,13 @@ struct ExploreCommand: ParsableCommand {
         if bench {
             let parts = size.split(separator: "x").compactMap { Int($0) }
             guard parts.count == 2 else { throw ValidationError("--size must look like 120x40") }
+            // Without a terminal to ask, the bench assumes truecolor unless --colors says otherwise.
+            let mode: ColorMode? = colors.lowercased() == "auto" ? .truecolor : ColorDepth.parse(colors)
+            guard let mode, mode == .truecolor || mode == .indexed256 else {
+                throw ValidationError("--bench measures the truecolor (default) or 256-colour preview: --colors truecolor or 256")
+            }
             try ExplorerBenchmark.run(imagePath: image, columns: parts[0], rows: parts[1],
-                                      only: filter.map { $0.split(separator: ",").map(String.init) })
+                                      only: filter.map { $0.split(separator: ",").map(String.init) }, mode: mode)
             return
         }
         let forced = colors.lowercased() == "auto" ? nil : ColorDepth.parse(colors)

@@ -31,6 +31,7 @@ typedef struct {
     double dpi_x, dpi_y;     // from PNG pHYs or JPEG JFIF density; 0 when absent
     unsigned long long declared_pixels;  // width × height the header declares (set even when refused)
     int too_large;           // 1 when refused for exceeding max_pixels
+    int stored_width, stored_height;  // the size the file declares (width, height: the decoded, maybe reduced)
     char error[256];         // set when the call returns non-zero
 } cimageio_image;
 
@@ -43,6 +44,10 @@ typedef struct {
 /// pixel memory is allocated (`too_large` set). Free the result with `cimageio_free`, also after an error.
 int cimageio_decode_png(const void *data, size_t size, unsigned long long max_pixels, cimageio_image *out);
 int cimageio_decode_jpeg(const void *data, size_t size, unsigned long long max_pixels, cimageio_image *out);
+/// The same at 1/scale_denom of the size in each direction (2, 4 or 8; 1: full size), rounded up; `width` and
+/// `height` are then the reduced size, `declared_pixels` the full image's.
+int cimageio_decode_jpeg_scaled(const void *data, size_t size, unsigned long long max_pixels, int scale_denom,
+                                cimageio_image *out);
 void cimageio_free(cimageio_image *image);
 
 /// Encodes to memory. rgba: rows top to bottom. 8-bit: sRGB straight alpha. 16-bit: linear premultiplied

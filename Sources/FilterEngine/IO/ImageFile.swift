@@ -41,6 +41,9 @@ public enum ImageFile {
         /// Turn the image upright from its EXIF orientation (Core Image's `.applyOrientationProperty`); the
         /// properties still report the file's orientation and stored size, as ImageIO's do.
         public var applyOrientation: Bool
+        /// A JPEG decoded at 1/2, 1/4 or 1/8 of its size in each direction (sizes rounded up), straight from the
+        /// DCT: a quick preview of a large photo. 1: full size. PNGs are always read at full size.
+        public var jpegReduction = 1
 
         /// The default limit: `CIFILTERTEST_MAX_PIXELS` when set (the same variable as the render budget), else
         /// `defaultMaximumPixels`.
@@ -65,6 +68,11 @@ public enum ImageFile {
     public struct Decoded: @unchecked Sendable {
         public let image: Image
         public let properties: ImageProperties
+
+        public init(image: Image, properties: ImageProperties) {
+            self.image = image
+            self.properties = properties
+        }
     }
 
     /// Decodes a PNG or JPEG file (chosen by its first bytes, not its name). Only regular files are read.
@@ -92,7 +100,7 @@ public enum ImageFile {
         let status = data.withUnsafeBytes { (bytes: UnsafeRawBufferPointer) -> Int32 in
             switch format {
             case .png: cimageio_decode_png(bytes.baseAddress, bytes.count, limit, &decoded)
-            case .jpeg: cimageio_decode_jpeg(bytes.baseAddress, bytes.count, limit, &decoded)
+            case .jpeg: cimageio_decode_jpeg_scaled(bytes.baseAddress, bytes.count, limit, Int32(options.jpegReduction), &decoded)
             }
         }
         guard status == 0 else {

@@ -45,8 +45,9 @@ public struct ImageProperties: Sendable, Equatable {
 
     init(format: ImageFile.Format, decoded: cimageio_image) {
         self.format = format
-        pixelWidth = Int(decoded.width)
-        pixelHeight = Int(decoded.height)
+        // The file's own size, also when it was decoded reduced.
+        pixelWidth = Int(decoded.stored_width > 0 ? decoded.stored_width : decoded.width)
+        pixelHeight = Int(decoded.stored_height > 0 ? decoded.stored_height : decoded.height)
         bitDepth = Int(decoded.bit_depth)
         colorModel = switch decoded.color_model {
         case Int32(CIMAGEIO_GRAY): .gray

@@ -142,6 +142,10 @@ public final class Explorer {
     var lastSubmitted = 0
     var submittedAt: UInt64 = 0
     let mailbox = Mailbox()
+    /// Truecolor and 256-colour preview cells, written as escape sequences after ncurses' refresh.
+    lazy var directWriter = DirectCellWriter(mode: terminal.colorMode)
+    /// The preview cells of the frame being drawn when they are written directly, and where.
+    var directPreview: (cells: PreviewCells, origin: CellRect)?
 
     init(options: ExplorerOptions, samples: SampleLibrary, terminal: Terminal, video: VideoSource? = nil) {
         self.samples = samples
@@ -228,6 +232,11 @@ public final class Explorer {
                 dirty = true
             }
             if takeProbeResult() { dirty = true }
+            // A large JPEG's full-size decode replaces the reduced one it opened on.
+            if samples.takeFullSource() {
+                needsRender = true
+                if let error = samples.fullDecodeError { message = Message(text: "full-size decode failed: \(error)", isError: true) }
+            }
             // Ctrl-Z (SIGTSTP): leave curses, stop; SIGCONT (fg): back in, everything repainted.
             if terminal.suspendRequested {
                 terminal.suspend()
@@ -271,13 +280,23 @@ public final class Explorer {
                 if idlePolls % 64 == 0, !terminal.isAttached { running = false }
                 continue
             }
-            // A pixel image is written again only when ncurses may have drawn over it: an overlay opened or
-            // closed, a repaint (Ctrl-L, resize). New frames set it too. (Not on every key: over ssh a sixel
-            // image is hundreds of kilobytes.)
-            let overlayBefore = coversPreview
-            withAnimationSettled { handle(event) }
+            // Every key already typed is handled before the next frame is drawn or submitted: while frames follow
+            // each other (an animation, a video) keys would otherwise wait a frame each, and typed text would
+            // echo a few characters a second.
+            var pending: InputEvent? = event
+            while let event = pending, running {
+                // A pixel image is written again only when ncurses may have drawn over it: an overlay opened or
+                // closed, a repaint (Ctrl-L, resize). New frames set it too. (Not on every key: over ssh a sixel
+                // image is hundreds of kilobytes.)
+                let overlayBefore = coversPreview
+                withAnimationSettled { handle(event) }
+                if coversPreview != overlayBefore || event == .key(.ctrl("l")) || event == .resize { imageDirty = true }
+                if event == .resize { directWriter.forget() }
+                // Keys typed after a quit belong to the shell.
+                pending = running ? terminal.readEvent(waiting: false) : nil
+            }
             dirty = true
-            if coversPreview != overlayBefore || event == .key(.ctrl("l")) || event == .resize { imageDirty = true }
+            renderer.noteInput()
         }
         // The state is saved with the animated input's value from before the animation.
         stopAnimation(restoring: true)
@@ -381,6 +400,9 @@ public final class Explorer {
         let proxyFactor = zoom.proxyFactor.map { min($0, fitFactor) } ?? fitFactor
         var framing: PreviewPlanner.Framing
         var refinement: Image?
+        // The full-size framing's rectangles when a proxy is shown: a proxy's, scaled back, is rounded up to a
+        // multiple of its factor (6006×4004 for a 6000×4000 photo at ÷7).
+        var fullSize: PreviewPlanner.Framing?
         if showOriginal {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
         } else {
@@ -398,7 +420,11 @@ public final class Explorer {
             }
             do {
                 framing = try chainFramedOutput(proxyFactor: proxyFactor)
-                if framing.proxyFactor > 1 { refinement = try chainFramedOutput().image }
+                if framing.proxyFactor > 1 {
+                    fullSize = try chainFramedOutput()
+                    // From a large JPEG's reduced decode, the refinement waits for the full decode (a new request).
+                    refinement = samples.isSourceReduced ? nil : fullSize?.image
+                }
             } catch {
                 message = Message(text: "\(error)", isError: true)
                 return
@@ -411,9 +437,9 @@ public final class Explorer {
             requestedGeometry = nil
             return
         }
-        framedRect = framing.fullSizeRect
-        outputExtent = framing.fullSizeOutputExtent
-        let visible = zoom.visibleRect(of: framing.fullSizeRect, area: layout.preview)
+        framedRect = fullSize?.fullSizeRect ?? framing.fullSizeRect
+        outputExtent = fullSize?.fullSizeOutputExtent ?? framing.fullSizeOutputExtent
+        let visible = zoom.visibleRect(of: framedRect!, area: layout.preview)
         let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
                                        maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)
         requestedGeometry = geometry

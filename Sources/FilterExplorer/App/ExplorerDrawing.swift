@@ -53,11 +53,13 @@ extension Explorer {
 
     func draw() {
         terminal.erase()
+        directPreview = nil
         let layout = layout
         if layout.isTooSmall {
             // The help still shows (it fits any size); the rest waits for a larger window.
             if case .help = mode { drawHelp() } else { drawTooSmall(layout) }
             terminal.refresh()
+            directWriter.forget()
             return
         }
         drawTitle(layout)
@@ -79,8 +81,33 @@ extension Explorer {
         drawStatus(layout)
         if case .help = mode { drawHelp() }
         if case .details = mode { drawDetails(layout) }
+        // Worked out before the refresh (which rows it writes to), written after it (on top of what it wrote).
+        let previewBytes = directPreviewBytes()
         terminal.refresh()
+        if !previewBytes.isEmpty { terminal.writeRaw(bytes: previewBytes) }
         drawPixelImage()
+    }
+
+    /// The escape sequences that update the directly written preview cells (`DirectCellWriter`): the cells
+    /// still marked after everything was drawn, those changed since the last frame or on rows ncurses rewrites.
+    private func directPreviewBytes() -> [UInt8] {
+        if terminal.takeFullRepaint() { directWriter.forget() }
+        let isBlank = { [terminal] (y: Int, x: Int) in terminal.isPlainBlank(y, x) }
+        guard let (cells, origin) = directPreview else {
+            // No picture now: the last one's cells are cleared where nothing else is drawn.
+            let none = PreviewCells(width: 0, height: 0, chars: [], foreground: [], background: [])
+            return directWriter.bytes(for: none, originX: 0, originY: 0, screenColumns: terminal.cols, screenRows: terminal.rows,
+                                      owned: [], rowsRewritten: [], isBlank: isBlank)
+        }
+        var owned: [Bool] = []
+        owned.reserveCapacity(cells.width * cells.height)
+        var rewritten: [Bool] = []
+        for y in 0..<cells.height {
+            owned += terminal.directCells(origin.y + y, origin.x, count: cells.width)
+            rewritten.append(terminal.rowWillChange(origin.y + y))
+        }
+        return directWriter.bytes(for: cells, originX: origin.x, originY: origin.y, screenColumns: terminal.cols,
+                                  screenRows: terminal.rows, owned: owned, rowsRewritten: rewritten, isBlank: isBlank)
     }
 
     /// With a graphics protocol, the frame's pixels go straight to the terminal after ncurses has drawn (its
@@ -220,6 +247,15 @@ extension Explorer {
         let origin = frame.geometry.cells
         let mode = terminal.colorMode
         let base = Terminal.previewPairBase
+        if terminal.drawsPreviewDirectly {
+            // ncurses holds a mark per cell; the colours go out after its refresh (`directPreviewBytes`).
+            for y in 0..<cells.height {
+                for x in 0..<cells.width { terminal.markDirectCell(origin.y + y, origin.x + x) }
+            }
+            directPreview = (cells, origin)
+            drawOverlays(geometry ?? frame.geometry)
+            return
+        }
         for y in 0..<cells.height {
             for x in 0..<cells.width {
                 let i = y * cells.width + x
@@ -227,9 +263,7 @@ extension Explorer {
                 let pair: Int32
                 switch mode {
                 case .truecolor, .indexed256:
-                    // One fixed pair per cell, re-pointed at this frame's colours (alloc_pair runs out).
-                    pair = base + Int32(i)
-                    terminal.setPair(pair, fg: fg, bg: bg)
+                    pair = 0  // written directly above
                 case .indexed16, .indexed8:
                     let n: Int32 = mode == .indexed16 ? 16 : 8
                     pair = base + (fg < 0 ? n : min(fg, n - 1)) * (n + 1) + (bg < 0 ? n : min(bg, n - 1))

@@ -71,8 +71,18 @@ public final class SampleLibrary {
     public private(set) var source: Image
     public let secondPath: String
     public let second: Image
-    /// The same size as the source, so masked filters line up.
-    public private(set) var mask: Image
+    /// The same size as the source, so masked filters line up. Made when first used (a 24 MP mask takes a while).
+    public var mask: Image {
+        if let madeMask, madeMask.extent == source.extent { return madeMask }
+        let made = Self.makeMask(for: source.extent)
+        madeMask = made
+        return made
+    }
+    private var madeMask: Image?
+    /// While a large JPEG is still being decoded at full size in the background: its reduced decode and how many
+    /// times smaller it is (`source` is then that decode scaled up to the full size).
+    private var reducedSource: (image: Image, reduction: Int)?
+    private var fullDecode: FullDecode?
     private var cache: [String: Image] = [:]
     /// What the source's file says that is not applied (an ICC profile other than sRGB), for the status line.
     public let warnings: [String]
@@ -95,7 +105,15 @@ public final class SampleLibrary {
                 pass an image: cifiltertest explore IMAGE
                 """)
         }
-        let loaded = try ImageFile.load(sourcePath)
+        let loaded: ImageFile.Decoded
+        if let quick = try Self.quickDecode(sourcePath) {
+            // The explorer starts on the reduced decode; the full one replaces it when ready (`takeFullSource`).
+            loaded = quick.decoded
+            reducedSource = (quick.reduced, quick.reduction)
+            fullDecode = quick.full
+        } else {
+            loaded = try ImageFile.load(sourcePath)
+        }
         let name = (sourcePath as NSString).lastPathComponent
         warnings = loaded.properties.warnings.map { "\(name): \($0)" }
         guard !loaded.image.extent.isEmpty else { throw FilterExplorerError("\(sourcePath): the image is empty") }
@@ -111,9 +129,106 @@ public final class SampleLibrary {
         } else {
             (secondPath, second) = (sourcePath, loaded.image)
         }
-        mask = Self.makeMask(for: source.extent)
         cache[sourcePath] = loaded.image
         cache[secondPath] = second
+    }
+
+    // MARK: A large JPEG, reduced first
+
+    /// JPEGs of at least this many pixels open from a reduced decode while the full one is made in the background.
+    static let quickDecodePixels = 8_000_000
+    /// The reduction of that first decode: a 24 MP photo's quarter is 1500×1000, more than a large terminal's
+    /// preview needs (200×60 cells are 1600×960 pixels before the proxy factor).
+    static let quickReduction = 4
+
+    /// A full-size decode running on another thread.
+    final class FullDecode: @unchecked Sendable {
+        private let lock = NSLock()
+        private var result: Result<ImageFile.Decoded, Error>?
+        private let done = DispatchSemaphore(value: 0)
+
+        init(data: Data) {
+            let thread = Thread { [self] in
+                let decoded = Result { try ImageFile.decode(data) }
+                lock.lock()
+                result = decoded
+                lock.unlock()
+                done.signal()
+            }
+            thread.name = "full decode"
+            thread.start()
+        }
+
+        /// The result when it is there (without waiting).
+        var finished: Result<ImageFile.Decoded, Error>? {
+            lock.lock()
+            defer { lock.unlock() }
+            return result
+        }
+
+        func wait() -> Result<ImageFile.Decoded, Error> {
+            done.wait()
+            done.signal()
+            return finished!
+        }
+    }
+
+    /// A large JPEG decoded at `quickReduction` (its pixels scaled back to the full size, so every size and
+    /// position is the photo's own), with its full decode started; nil for other files (read as usual).
+    static func quickDecode(_ path: String) throws -> (decoded: ImageFile.Decoded, reduced: Image, reduction: Int, full: FullDecode)? {
+        guard ImageFile.Format(path: path) == .jpeg else { return nil }
+        let data = try RegularFile.read(path)
+        guard ImageFile.Format(signature: data) == .jpeg else { return nil }
+        var options = ImageFile.DecodeOptions()
+        options.jpegReduction = quickReduction
+        let quick: ImageFile.Decoded
+        do { quick = try ImageFile.decode(data, options: options) } catch let error as ImageFileError {
+            throw ImageFileError(path: path, message: error.message)
+        }
+        let (width, height) = (quick.properties.pixelWidth, quick.properties.pixelHeight)
+        guard width * height >= quickDecodePixels else { return nil }
+        let full = Rect(x: 0, y: 0, width: Double(width), height: Double(height))
+        let factor = Double(quickReduction)
+        // The reduced rows are whole blocks from the top of the file; the engine's y goes up: anchor the top.
+        let reducedHeight = quick.image.extent.height * factor
+        let upscaled = quick.image.transformed(by: AffineTransform.scale(x: factor, y: factor)
+            .concatenating(.translation(x: 0, y: Double(height) - reducedHeight))).cropped(to: full)
+        return (ImageFile.Decoded(image: upscaled, properties: quick.properties), quick.image, quickReduction, FullDecode(data: data))
+    }
+
+    /// Whether the source is still the reduced decode of a large JPEG.
+    public var isSourceReduced: Bool { reducedSource != nil }
+
+    /// Puts the full-size decode in place once it is ready; true when the source changed (render again).
+    /// A failed full decode keeps the reduced one and says why in `fullDecodeError`.
+    public func takeFullSource() -> Bool {
+        guard let fullDecode, let result = fullDecode.finished else { return false }
+        install(result)
+        return true
+    }
+
+    /// Waits for the full-size decode (the benchmark, tests, exports of the source).
+    public func waitForFullSource() {
+        guard let fullDecode else { return }
+        install(fullDecode.wait())
+    }
+
+    public private(set) var fullDecodeError: String?
+
+    private func install(_ result: Result<ImageFile.Decoded, Error>) {
+        fullDecode = nil
+        reducedSource = nil
+        switch result {
+        case .success(let decoded):
+            source = decoded.image
+            cache[sourcePath] = decoded.image
+            for key in cache.keys where key.hasPrefix(ImageChoice.source.persisted + "@") || key.hasPrefix(ImageChoice.smallSource.persisted)
+                || key.hasPrefix(ImageChoice.histogram.persisted) {
+                cache[key] = nil
+            }
+        case .failure(let error):
+            fullDecodeError = "\(error)"
+        }
     }
 
     public var sourceRect: Rect { source.extent }
@@ -136,7 +251,7 @@ public final class SampleLibrary {
             || key.hasPrefix(ImageChoice.histogram.persisted) {
             cache[key] = nil
         }
-        if mask.extent != image.extent { mask = Self.makeMask(for: image.extent) }
+        if madeMask?.extent != image.extent { madeMask = nil }
         if cache[ImageChoice.alphaMask.persisted]?.extent != image.extent { cache[ImageChoice.alphaMask.persisted] = nil }
     }
     public var sourceName: String {
@@ -239,7 +354,14 @@ public final class SampleLibrary {
         guard factor > 1, !full.extent.isInfinite, !full.extent.isEmpty else { return full }
         let key = "\(choice.persisted)@proxy\(factor)"
         if let cached = cache[key] { return cached }
-        let small = full.downsampled(by: factor)
+        var small = full.downsampled(by: factor)
+        if choice == .source, let (reduced, reduction) = reducedSource, factor >= reduction {
+            // From the reduced decode, on the same grid as the full image's proxy.
+            let scale = Double(reduction) / Double(factor)
+            let top = small.extent.height - reduced.extent.height * scale
+            small = reduced.transformed(by: AffineTransform.scale(x: scale, y: scale).concatenating(.translation(x: 0, y: top)))
+                .cropped(to: small.extent)
+        }
         // A video frame is shown once: its proxy is shrunk inside the preview's render, not here.
         if !rendersProxies, choice == .source { return small }
         let proxy = Image(buffer: try context.render(small, rect: small.extent))

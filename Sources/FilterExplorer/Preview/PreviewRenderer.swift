@@ -59,6 +59,12 @@ public final class PreviewRenderer: @unchecked Sendable {
     private var lastGeneration = 0
     /// The render in progress, cancelled when a newer request arrives so the worker moves on at once.
     private var inProgress: RenderCancellation?
+    /// When the person last pressed a key (`noteInput`).
+    private var lastInput: UInt64 = 0
+
+    /// How long a full-size refinement waits after the request and after the last key: it keeps both cores busy
+    /// for seconds on a large photo, and while keys follow each other only the proxies are wanted.
+    public var refinementDelay: Double = 0.45
 
     private let context: RenderContext
     private let mode: ColorMode
@@ -87,6 +93,13 @@ public final class PreviewRenderer: @unchecked Sendable {
         inProgress?.cancel()
         condition.signal()
         return lastGeneration
+    }
+
+    /// A key was handled: a full-size refinement not started yet waits `refinementDelay` from now.
+    public func noteInput() {
+        condition.lock()
+        lastInput = DispatchTime.now().uptimeNanoseconds
+        condition.unlock()
     }
 
     /// The newest finished frame not taken yet.
@@ -149,6 +162,18 @@ public final class PreviewRenderer: @unchecked Sendable {
                     break
                 }
                 refinement = nil
+                // A pause in input first; a newer request (or a stop) during it abandons the refinement.
+                let delay = UInt64(max(0, refinementDelay) * 1e9)
+                while pending == nil, !stopping {
+                    let due = max(request.submitted, lastInput) + delay
+                    let now = DispatchTime.now().uptimeNanoseconds
+                    if now >= due { break }
+                    _ = condition.wait(until: Date(timeIntervalSinceNow: Double(due - now) / 1e9))
+                }
+                guard pending == nil, !stopping else {
+                    condition.unlock()
+                    break
+                }
                 inProgress = cancellation
                 condition.unlock()
                 var refined = next

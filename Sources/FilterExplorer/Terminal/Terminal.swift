@@ -7,12 +7,12 @@ import Foundation
 public enum ColorMode: String, Sendable {
     case truecolor, indexed256 = "256", indexed16 = "16", indexed8 = "8", monochrome
 
-    /// Per-cell modes need a pair per preview cell; below this many pairs they are not worth it.
+    /// Truecolor and 256 colours are chosen only on entries with this many pairs. (Their preview no longer uses
+    /// pairs, `DirectCellWriter`; the threshold keeps the choice the tests and users know.)
     public static let minimumPerCellPairs = 4096
 
     /// The best mode for a terminal with `colors` colours and `pairs` colour pairs. Truecolor and 256 colours
-    /// use one pair per preview cell (the preview is capped to the pairs there are); 16 and 8 colours use one
-    /// pair per foreground/background combination instead. `NO_COLOR` (any value) asks for monochrome.
+    /// write the preview's colours directly; 16 and 8 colours use one pair per foreground/background combination. `NO_COLOR` (any value) asks for monochrome.
     /// The colours the mode shows (monochrome: 0).
     public var colorCount: Int {
         switch self {
@@ -184,13 +184,17 @@ public final class Terminal {
         return capabilities.joined() + mouseOff + "\r\n"
     }
 
-    /// How many preview cells can have their own colour pair (unlimited in modes that share pairs).
-    public var maximumPreviewCells: Int {
-        switch colorMode {
-        case .truecolor, .indexed256: Int(cnc_color_pairs()) - Int(Self.previewPairBase)
-        default: .max
-        }
-    }
+    /// How many preview cells can be drawn: unlimited (truecolor and 256 colours are written directly, the
+    /// other modes share pairs).
+    public var maximumPreviewCells: Int { .max }
+
+    /// Whether the preview's cells are written as escape sequences (`DirectCellWriter`) rather than through
+    /// ncurses: in truecolor and 256 colours. 16, 8 colours and monochrome keep ncurses' fixed pairs.
+    public var drawsPreviewDirectly: Bool { colorMode == .truecolor || colorMode == .indexed256 }
+
+    /// The colour pair (default colours) of the blank that marks a directly written preview cell in ncurses'
+    /// screen model.
+    public static let directMarkPair: Int32 = previewPairBase
 
     private func setupColors(announced: ColorMode) {
         guard has_colors() else { return }
@@ -212,6 +216,7 @@ public final class Terminal {
             (.ok, COLOR_GREEN, -1), (.swatch, -1, -1),
         ]
         for (pair, fg, bg) in table { _ = cnc_init_extended_pair(pair.rawValue, fg, bg) }
+        if colorMode == .truecolor || colorMode == .indexed256 { _ = cnc_init_extended_pair(Self.directMarkPair, -1, -1) }
         // 16 and 8 colours: one pair per (foreground, background), index 16 (or 8) being the default colour.
         if colorMode == .indexed16 || colorMode == .indexed8 {
             let n: Int32 = colorMode == .indexed16 ? 16 : 8
@@ -257,6 +262,7 @@ public final class Terminal {
         // After a stop the handler made itself (a stuck loop), curses still thinks it owns the screen.
         if !isendwin() { endwin() }
         clearok(cnc_stdscr(), true)
+        repaintsEverything = true
         CNcursesW.refresh()
         cts_reinstall_tstp()
         if mouseEnabled { setMouse(true) }
@@ -271,8 +277,11 @@ public final class Terminal {
     }
     private var inputTimeout: Int32 = 30
 
-    /// Waits up to the input timeout (30 ms) for a key, a mouse event or a resize.
-    public func readEvent() -> InputEvent? {
+    /// Waits up to the input timeout (30 ms) for a key, a mouse event or a resize; with `waiting` false, only
+    /// takes one that is already there.
+    public func readEvent(waiting: Bool = true) -> InputEvent? {
+        if !waiting { timeout(0) }
+        defer { if !waiting { timeout(inputTimeout) } }
         var value: Int32 = 0
         let status = cnc_get_wch(&value)
         if status == cnc_err() { return nil }
@@ -325,7 +334,48 @@ public final class Terminal {
         }
     }
     /// Forgets what ncurses thinks is on the screen, so the next refresh repaints everything (Ctrl-L).
-    public func clearAll() { clearok(cnc_stdscr(), true) }
+    public func clearAll() {
+        clearok(cnc_stdscr(), true)
+        repaintsEverything = true
+    }
+
+    /// Whether the next refresh repaints the whole screen (Ctrl-L, a resize, back from a stop): what is written
+    /// behind ncurses' back must then be written again. Reading it clears it.
+    public func takeFullRepaint() -> Bool {
+        defer { repaintsEverything = false }
+        return repaintsEverything
+    }
+    private var repaintsEverything = true
+
+    /// Writes bytes to the terminal behind ncurses' back, after its output is flushed.
+    public func writeRaw(bytes: [UInt8]) {
+        fflush(nil)
+        var offset = 0
+        while offset < bytes.count {
+            let written = bytes[offset...].withUnsafeBytes { write(STDOUT_FILENO, $0.baseAddress, $0.count) }
+            if written < 0 { if errno == EINTR || errno == EAGAIN { continue } else { return } }
+            offset += written
+        }
+    }
+
+    /// Marks a cell as written directly (see `DirectCellWriter`).
+    public func markDirectCell(_ y: Int, _ x: Int) {
+        _ = cnc_put_cell(Int32(y), Int32(x), wchar_t(32), Self.directMarkPair, cnc_a_normal())
+    }
+
+    /// Which of `count` cells of row `y` from column `x` still hold the direct mark (nothing drawn over them).
+    public func directCells(_ y: Int, _ x: Int, count: Int) -> [Bool] {
+        guard count > 0 else { return [] }
+        var marks = [UInt8](repeating: 0, count: count)
+        cnc_marked_cells(Int32(y), Int32(x), Int32(count), Self.directMarkPair, &marks)
+        return marks.map { $0 != 0 }
+    }
+
+    /// Whether ncurses' model holds a plain blank (a space, default colours, no attributes) at (y, x).
+    public func isPlainBlank(_ y: Int, _ x: Int) -> Bool { cnc_cell_is_mark(cnc_stdscr(), Int32(y), Int32(x), 0) != 0 }
+
+    /// Whether the next refresh writes to row `y` (its content differs from what ncurses believes is shown).
+    public func rowWillChange(_ y: Int) -> Bool { cnc_row_will_change(Int32(y)) != 0 }
 
     public struct Style: Sendable {
         public var color: UIColor?
