@@ -8,16 +8,9 @@ import FilterExplorer
 @Suite struct ReliabilityCommandLineTests {
     let cli = CommandLineTests()
 
-    static func directory() throws -> URL {
-        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-reliability-\(UUID())")
-        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
-        return directory
-    }
-
+    static func directory() throws -> URL { try RecipeCommandLineTests.directory() }
     static func write(_ text: String, _ name: String, in directory: URL) throws -> String {
-        let path = directory.appendingPathComponent(name).path
-        try text.write(toFile: path, atomically: true, encoding: .utf8)
-        return path
+        try RecipeCommandLineTests.write(text, name, in: directory)
     }
 
     /// One line on standard error, no crash report.
