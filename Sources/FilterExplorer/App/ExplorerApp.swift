@@ -88,6 +88,10 @@ public final class Explorer {
     var controlCursor = 0
     var controlScroll = 0
     var showOriginal = false
+    /// The split before/after view: where its divider is, as a fraction of the preview's width (nil: not split).
+    var split: Double?
+    /// Set while the mouse drags the split view's divider.
+    var draggingDivider = false
     /// How the preview is drawn: cells, or pixels through a graphics protocol.
     let graphics: GraphicsProtocol
     /// Whether the preview's pixel image must be written again (a new frame, a key, a resize).
@@ -400,7 +404,13 @@ public final class Explorer {
                 framing = try chainFramedOutput(proxyFactor: proxyFactor)
                 if framing.proxyFactor > 1 { refinement = try chainFramedOutput().image }
             } catch {
+                // The error in place of the picture: an older frame would show another filter's output.
                 message = Message(text: "\(error)", isError: true)
+                previewNote = "no picture: \(error)"
+                frame = nil
+                outputExtent = nil
+                imageDirty = true
+                requestedGeometry = nil
                 return
             }
         }
@@ -419,6 +429,16 @@ public final class Explorer {
         requestedGeometry = geometry
         var request = PreviewRequest(image: framing.image, geometry: geometry, proxyFactor: framing.proxyFactor,
                                      refinement: refinement)
+        if let split, !showOriginal {
+            do {
+                let before = framing.proxyFactor > 1
+                    ? try samples.proxy(.source, factor: framing.proxyFactor, context: context) : samples.source
+                request.split = SplitPreview(before: before, beforeRefinement: refinement == nil ? nil : samples.source,
+                                             fraction: split)
+            } catch {
+                message = Message(text: "split view: \(error)", isError: true)
+            }
+        }
         request.scalesToPreviewSize = playback.video != nil
         lastSubmitted = renderer.submit(request)
         submittedAt = DispatchTime.now().uptimeNanoseconds

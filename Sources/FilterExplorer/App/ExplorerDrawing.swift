@@ -76,6 +76,7 @@ extension Explorer {
                 control.widget.drawEditor(editor, control: control, rowY: currentRowY, explorer: self)
             }
         }
+        drawKeyBar(layout)
         drawStatus(layout)
         if case .help = mode { drawHelp() }
         if case .details = mode { drawDetails(layout) }
@@ -120,18 +121,24 @@ extension Explorer {
 
     private func drawTitle(_ layout: ExplorerLayout) {
         let rect = samples.sourceRect
-        var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
-        if let video = playback.video { parts.append(video.formatLabel) }
-        parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
-        if let chainLabel = chainTitleLabel { parts.append(chainLabel) }
-        parts.append(zoomLabel)
-        if !showOriginal, let extent = outputExtent { parts.append(Self.extentLabel(extent, shown: framedRect)) }
-        if fullScreen { parts.append("full screen (f)") }
-        if graphics != .symbols { parts.append("graphics \(graphics.rawValue)") }
-        parts.append("colours \(terminal.colorMode.rawValue)")
-        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
+        // Fitted by importance as the status line is: what is shown first, the terminal's settings last.
+        typealias Part = StatusLine.Part
+        var parts = [Part(text: "cifiltertest", priority: 4),
+                     Part(text: "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))", priority: 2)]
+        if let video = playback.video { parts.append(Part(text: video.formatLabel, priority: 3)) }
+        parts.append(showOriginal ? Part(text: "BEFORE (source image, b: after)", short: "BEFORE", priority: 0)
+            : split != nil ? Part(text: "split: before | after", short: "split", priority: 0)
+            : Part(text: "after (b: before)", short: "after", priority: 1))
+        if let chainLabel = chainTitleLabel { parts.append(Part(text: chainLabel, priority: 1, cuttable: true)) }
+        parts.append(Part(text: zoomLabel, priority: 1))
+        if !showOriginal, let extent = outputExtent { parts.append(Part(text: Self.extentLabel(extent, shown: framedRect), priority: 3)) }
+        if fullScreen { parts.append(Part(text: "full screen (f)", short: "full screen", priority: 2)) }
+        if graphics != .symbols { parts.append(Part(text: "graphics \(graphics.rawValue)", priority: 5)) }
+        parts.append(Part(text: "colours \(terminal.colorMode.rawValue)", priority: 5))
+        parts.append(Part(text: "mouse \(terminal.mouseEnabled ? "on" : "off")", priority: 6))
+        let title = StatusLine.fit(parts, width: layout.columns - 2)
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
-        terminal.put(0, 1, parts.joined(separator: " · "), width: layout.columns - 2,
+        terminal.put(0, 1, title, width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
     }
 
@@ -378,9 +385,9 @@ extension Explorer {
 
     func statusParts() -> [StatusLine.Part] {
         if case .inspect = mode {
-            return inspectorStatusParts() + [.init(text: "? help", priority: 4)]
+            return inspectorStatusParts() + helpHint
         }
-        guard let session else { return [.init(text: "no filter", priority: 0), .init(text: "? help", priority: 1)] }
+        guard let session else { return [.init(text: "no filter", priority: 0)] + helpHint }
         var parts = [StatusLine.Part(text: session.name, priority: 1)] + playbackStatusParts()
         if let exporting = exportStatus { parts.append(.init(text: exporting, priority: 1, cuttable: true)) }
         if let control = currentControl {
@@ -396,7 +403,7 @@ extension Explorer {
             parts.append(.init(text: time + proxy, short: proxy.isEmpty ? nil : time, priority: 3))
         }
         if let ab = abLabel { parts.append(.init(text: "showing \(ab) (x: A/B)", priority: 2)) }
-        parts.append(.init(text: "? help", priority: 4))
+        parts += helpHint
         // Browsing filters: the details of the current one, how sure we are of it and why.
         if focus == .filters, case .normal = mode, let fidelity = session.descriptor.fidelity {
             parts.append(.init(text: "\(fidelity.status.rawValue): \(fidelity.evidence)", priority: 5, cuttable: true))
@@ -415,6 +422,16 @@ extension Explorer {
             parts.append(.init(text: hint.0, short: hint.1, priority: 1))
         }
         return parts
+    }
+
+    /// `? help` in the status line when there is no key bar to show it (then it is never left out), where `?`
+    /// opens the help (an editor or a prompt takes the key for itself).
+    var helpHint: [StatusLine.Part] {
+        let helpWorks = switch mode {
+        case .normal, .inspect: true
+        default: false
+        }
+        return layout.keyBar.height > 0 || !helpWorks ? [] : [.init(text: "? help", priority: 0)]
     }
 
     /// A message over the status line, wrapped upwards over as many rows as it needs (at most four).
@@ -452,6 +469,9 @@ extension Explorer {
             lines.append(("Fidelity: \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) (\(fidelity.status.meaning))", true))
             lines += wrap(fidelity.evidence, width: text).map { ($0, false) }
         }
+        lines.append(("", false))
+        lines += wrap("The marks in the list: " + Fidelity.Status.allCases.map { "\(glyphs.fidelity($0)) \($0.rawValue)" }
+            .joined(separator: " · ") + " (? explains them)", width: text).map { ($0, false) }
         let height = min(layout.rows - 2, lines.count + 4)
         let x = (layout.columns - width) / 2, y = max(1, (layout.rows - height) / 2)
         terminal.fill(y, x, width: width, height: height, .init(reverse: true))
@@ -507,4 +527,11 @@ func wrap(_ text: String, width: Int) -> [String] {
     }
     if !line.isEmpty || lines.isEmpty { lines.append(line) }
     return lines
+}
+
+extension Fidelity.Status {
+    /// "✓ verified (matches a real Apple render), ƒ formula (…) …": what the list's marks mean, for the help.
+    static var legend: String {
+        allCases.map { "\(Glyphs(unicode: true).fidelity($0)) \($0.rawValue) (\($0.meaning))" }.joined(separator: ", ")
+    }
 }

@@ -137,15 +137,37 @@ public final class FilterTree {
         }
     }
 
-    /// The next (or previous) match after the filter under the cursor, wrapping around.
+    /// Filter names whose description or input keys match a search (any case) but whose names do not, in list
+    /// order: the second rank of a search.
+    public func describedMatches(_ query: String) -> [String] {
+        let wanted = query.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !wanted.isEmpty else { return [] }
+        let named = Set(matches(query))
+        return list.uniqueFilterNames.filter { name in
+            guard !named.contains(name), let descriptor = list.record(named: name)?.descriptor else { return false }
+            return descriptor.description.lowercased().contains(wanted)
+                || descriptor.inputs.contains { $0.key.lowercased().contains(wanted) }
+        }
+    }
+
+    /// The next (or previous) match after the filter under the cursor, wrapping around: names first, then
+    /// descriptions and input keys (`n` goes through the name matches before the others).
     public func nextMatch(_ query: String, forward: Bool, includingCurrent: Bool = false) -> String? {
-        let found = matches(query)
+        let named = matches(query), described = describedMatches(query)
+        let found = named + described
         guard !found.isEmpty else { return nil }
+        let current = currentFilter?.filterName
+        if let current, let index = found.firstIndex(of: current) {
+            if includingCurrent { return current }
+            return found[(index + (forward ? 1 : found.count - 1)) % found.count]
+        }
+        // From a filter that does not match: the nearest one after (before) it in the list, of the best rank.
         let order = list.uniqueFilterNames
-        let position = currentFilter.flatMap { order.firstIndex(of: $0.filterName) } ?? -1
-        let ranked = found.compactMap { name in order.firstIndex(of: name).map { (name, $0) } }
+        let position = current.flatMap { order.firstIndex(of: $0) } ?? -1
+        let group = named.isEmpty ? described : named
+        let ranked = group.compactMap { name in order.firstIndex(of: name).map { (name, $0) } }
         if forward {
-            return (ranked.first { includingCurrent ? $0.1 >= position : $0.1 > position } ?? ranked.first)?.0
+            return (ranked.first { $0.1 >= position } ?? ranked.first)?.0
         }
         return (ranked.last { $0.1 < position } ?? ranked.last)?.0
     }

@@ -1,0 +1,136 @@
+@testable import FilterExplorer
+import Foundation
+import Testing
+
+/// What a newcomer finds without the README: the key bar, the split view, names as `info` takes them, searches
+/// that fail where they are, generators that open on a picture. Through the real binary in tmux.
+@Suite(.serialized, .enabled(if: Tmux.isAvailable, "tmux is not installed: the end-to-end explorer tests need it"))
+struct TmuxDiscoveryTests {
+    /// The row above the status line (the key bar from 20 rows on).
+    static func keyBar(_ screen: String) -> String {
+        let rows = Tmux.lines(screen).enumerated().filter { !$0.element.trimmingCharacters(in: .whitespaces).isEmpty }
+        guard rows.count >= 2 else { return "" }
+        return String(rows[rows.count - 2].element)
+    }
+
+    @Test func theKeyBarShowsTheContextsKeysAndGivesWayOnSmallTerminals() throws {
+        let tmux = try Tmux(name: "keybar")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CISepiaTone"])
+        tmux.resize(columns: 80, rows: 24)
+        let narrow = try tmux.waitFor("the key bar at 80×24") {
+            Self.keyBar($0).contains("? help") && Tmux.statusLine($0).contains(" ms ")
+        }
+        let bar80 = Self.keyBar(narrow)
+        for key in ["/ search", "e export", "c chain", "? help"] { #expect(bar80.contains(key), "\(bar80)") }
+        #expect(bar80.count <= 80)
+
+        tmux.resize(columns: 200, rows: 60)
+        let wide = try tmux.waitFor("more keys at 200×60") { Self.keyBar($0).contains("f full screen") }
+        let bar200 = Self.keyBar(wide)
+        for key in ["e export", "c chain", "a animate", "i details", "| split", "p pixel", "? help"] {
+            #expect(bar200.contains(key), "\(bar200)")
+        }
+
+        // The inputs have their own keys.
+        tmux.send("Tab")
+        try tmux.waitFor("the inputs' keys") { Self.keyBar($0).contains("← → adjust") && Self.keyBar($0).contains("u undo") }
+
+        // 60×16: no room for the bar; the status line keeps "? help".
+        tmux.resize(columns: 60, rows: 16)
+        try tmux.waitFor("the bar gives way, ? help stays") {
+            Tmux.statusLine($0).contains("? help") && !$0.contains("e export")
+        }
+
+        // The help explains the fidelity marks.
+        tmux.resize(columns: 200, rows: 60)
+        tmux.send("?")
+        tmux.send("End")
+        try tmux.waitFor("the marks' legend in the help") { $0.contains("✓ ƒ ~ ✗") && $0.contains("the marks before each filter") }
+        tmux.send("Escape")
+        tmux.send("i")
+        try tmux.waitFor("the legend in the details") { $0.contains("The marks in the list: ✓ verified · ƒ formula") }
+        tmux.send("Escape")
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func theSplitViewTogglesAndItsDividerMoves() throws {
+        let tmux = try Tmux(name: "split")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIColorInvert"])
+        let after = try tmux.waitFor("the inverted picture", colors: true) { Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("|")
+        let half = try tmux.waitFor("split: source left, output right", colors: true) {
+            $0.contains("split: before | after") && Tmux.previewRows($0) != Tmux.previewRows(after)
+                && Tmux.statusLine($0).contains(" ms ")
+        }
+        tmux.send("}", "}", "}")
+        let moved = try tmux.waitFor("the divider moves right", colors: true) {
+            $0.contains("split at 65%") && Tmux.previewRows($0) != Tmux.previewRows(half)
+        }
+        tmux.send("{")
+        try tmux.waitFor("and back left", colors: true) {
+            $0.contains("split at 60%") && Tmux.previewRows($0) != Tmux.previewRows(moved)
+        }
+        // b still toggles the whole view; | ends the split.
+        tmux.send("b")
+        try tmux.waitFor("before") { $0.contains("BEFORE") }
+        tmux.send("b", "|")
+        try tmux.waitFor("the whole output again", colors: true) {
+            $0.contains("after (b: before)") && Tmux.previewRows($0) == Tmux.previewRows(after)
+        }
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func aFilterNameIsTakenAsInfoTakesItOrRefusedWithASuggestion() throws {
+        let binary = try Tmux.binary()
+        let (status, output) = try Tmux.spawnWithErrors(binary, ["explore", "--filter", "CIGausianBlur"])
+        #expect(status != 0)
+        #expect(output.contains("no filter named \"CIGausianBlur\"") && output.contains("did you mean CIGaussianBlur"), "\(output)")
+
+        for typed in ["gaussianblur", "Gaussian Blur"] {
+            let tmux = try Tmux(name: "filter-\(typed.count)")
+            defer { tmux.kill() }
+            try tmux.start(["explore", "--filter", typed])
+            try tmux.waitFor("\(typed) opens the Gaussian blur") { $0.contains("Inputs: Gaussian Blur (CIGaussianBlur)") }
+            try tmux.quitAndCheckRestored()
+        }
+    }
+
+    @Test func aFailedSearchStaysWhereItWasAndSaysSo() throws {
+        let tmux = try Tmux(name: "search")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CISepiaTone"])
+        try tmux.waitFor("sepia") { $0.contains("Inputs: Sepia Tone (CISepiaTone)") && Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("/")
+        tmux.type("zzzz")
+        // "z" alone matches (Crystallize, Zoom Blur…), "zz" does not: the search is back on sepia at once.
+        try tmux.waitFor("no match, said at once, back where it started") {
+            $0.contains("no filter matches \"zzzz\"") && $0.contains("Inputs: Sepia Tone (CISepiaTone)")
+        }
+        tmux.send("Enter")
+        try tmux.waitFor("Enter keeps sepia and says so") {
+            $0.contains("no filter matches \"zzzz\"") && $0.contains("Inputs: Sepia Tone (CISepiaTone)")
+        }
+        // Input keys and descriptions are searched too (after names).
+        tmux.send("/")
+        tmux.type("inputSharpness")
+        tmux.send("Enter")
+        try tmux.waitFor("a filter with an inputSharpness input") {
+            !$0.contains("Inputs: Sepia Tone") && $0.contains("Sharpness")
+        }
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func theBarcodeGeneratorOpensOnAPicture() throws {
+        let tmux = try Tmux(name: "barcode")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIBarcodeGenerator"])
+        let screen = try tmux.waitFor("the barcode generator renders") {
+            $0.contains("Inputs: Barcode Generator") && Tmux.statusLine($0).contains(" ms ")
+        }
+        #expect(!screen.contains("is not set"))
+        #expect(screen.contains("qr:"), "the descriptor is shown")
+        try tmux.quitAndCheckRestored()
+    }
+}
