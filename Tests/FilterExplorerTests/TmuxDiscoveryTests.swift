@@ -133,4 +133,75 @@ struct TmuxDiscoveryTests {
         #expect(screen.contains("qr:"), "the descriptor is shown")
         try tmux.quitAndCheckRestored()
     }
+
+    @Test func aSavedLookIsListedUnderLooksAndOpensAfterARestart() throws {
+        let config = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-looks-\(getpid())")
+        try? FileManager.default.removeItem(at: config)
+        defer { try? FileManager.default.removeItem(at: config) }
+        let environment = ["XDG_CONFIG_HOME": config.path]
+        let saved = config.appendingPathComponent("cifiltertest/looks/warm sepia.json")
+        do {
+            let tmux = try Tmux(name: "look-save")
+            defer { tmux.kill() }
+            try tmux.start(["explore", "--filter", "CISepiaTone"], environment: environment)
+            try tmux.waitFor("sepia") { $0.contains("Inputs: Sepia Tone (CISepiaTone)") && Tmux.statusLine($0).contains(" ms ") }
+            tmux.send("Tab", "j", "Left")
+            try tmux.waitFor("intensity 0.99") { Tmux.statusLine($0).contains("inputIntensity = 0.99") }
+            tmux.send("S")
+            try tmux.waitFor("the name prompt") { Tmux.statusLine($0).contains("save the look as: sepiatone") }
+            tmux.send("C-u")
+            tmux.type("warm sepia")
+            tmux.send("Enter")
+            try tmux.waitFor("saved") { $0.contains("saved the look warm sepia") }
+            #expect(FileManager.default.fileExists(atPath: saved.path))
+            // The same name again: asked, and kept on "n".
+            tmux.send("S", "C-u")
+            tmux.type("warm sepia")
+            tmux.send("Enter")
+            try tmux.waitFor("asked before replacing") { Tmux.statusLine($0).contains("warm sepia exists: replace it? (y/n)") }
+            tmux.type("n")
+            tmux.send("Enter")
+            try tmux.waitFor("kept") { $0.contains("the look warm sepia was kept as it was") }
+            // A name that would leave the directory or hide the file is made safe.
+            tmux.send("S", "C-u")
+            tmux.type("../.hidden")
+            tmux.send("Enter")
+            try tmux.waitFor("saved under a safe name") { $0.contains("saved the look -.hidden") }
+            try tmux.quitAndCheckRestored()
+        }
+        #expect(!FileManager.default.fileExists(atPath: config.appendingPathComponent("cifiltertest/.hidden.json").path))
+
+        // After a restart, on another filter: the look is under Looks, with the shipped ones, and opens.
+        let tmux = try Tmux(name: "look-open")
+        defer { tmux.kill() }
+        try tmux.start(["explore", "--filter", "CIColorInvert"], environment: environment)
+        try tmux.waitFor("invert") { $0.contains("Inputs: Color Invert (CIColorInvert)") && Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("G")
+        try tmux.waitFor("the Looks category at the end of the list") { $0.contains("Looks (") }
+        tmux.send("Enter")
+        try tmux.waitFor("the looks, shipped and saved") {
+            $0.contains("vintage-film") && $0.contains("shipped look") && $0.contains("warm sepia your look")
+        }
+        tmux.send("G", "Enter")
+        let opened = try tmux.waitFor("the look opens on sepia with its value") {
+            $0.contains("Inputs: Sepia Tone (CISepiaTone)") && Tmux.value(of: "Intensity", in: $0) == "0.99"
+        }
+        #expect(opened.contains("recipe: CISepiaTone"))
+        try tmux.quitAndCheckRestored()
+    }
+}
+
+/// Look names are made safe as file names.
+struct LookNameTests {
+    @Test func namesAreSanitised() throws {
+        #expect(try Looks.sanitizedName(" warm sepia ") == "warm sepia")
+        #expect(try Looks.sanitizedName("a/b") == "a-b")
+        #expect(try Looks.sanitizedName("../x") == "-x")
+        #expect(try Looks.sanitizedName(".hidden") == "hidden")
+        #expect(try Looks.sanitizedName("film.json") == "film")
+        #expect(throws: FilterExplorerError.self) { try Looks.sanitizedName("...") }
+        #expect(throws: FilterExplorerError.self) { try Looks.sanitizedName("   ") }
+        #expect(Looks.ownDirectory(environment: ["XDG_CONFIG_HOME": "/tmp/c"]).path == "/tmp/c/cifiltertest/looks")
+        #expect(Looks.ownDirectory(environment: ["HOME": "/home/u"]).path == "/home/u/.config/cifiltertest/looks")
+    }
 }

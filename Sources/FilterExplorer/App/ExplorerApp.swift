@@ -54,6 +54,9 @@ public final class Explorer {
             case value(key: String)
             case search(cursor: Int, filter: String?)
             case export
+            /// The name of a look to save (`S`), then whether to replace the look of that name.
+            case saveLook
+            case replaceLook(name: String)
             /// The animation of an input (`A`): FROM → TO over SECONDS s [linear|ease-in-out].
             case animation(key: String)
         }
@@ -153,6 +156,7 @@ public final class Explorer {
         playback.video = video
         self.terminal = terminal
         tree = FilterTree(list: .shared)
+        tree.looks = Looks.list()
         stateURL = options.stateURL ?? ExplorerState.defaultURL()
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state

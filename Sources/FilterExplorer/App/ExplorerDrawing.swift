@@ -179,6 +179,20 @@ extension Explorer {
                 if isCursor { terminal.fill(y, area.x, width: area.width, .init(reverse: focused)) }
                 terminal.put(y, area.x, text, width: area.width,
                              .init(isCursor && focused ? nil : .category, bold: true, reverse: isCursor && focused))
+            case .looksHeader:
+                let text = "\(tree.looksExpanded ? glyphs.expanded : glyphs.collapsed) Looks (\(tree.looks.count))"
+                if isCursor { terminal.fill(y, area.x, width: area.width, .init(reverse: focused)) }
+                terminal.put(y, area.x, text, width: area.width,
+                             .init(isCursor && focused ? nil : .category, bold: true, reverse: isCursor && focused))
+            case .look(let look):
+                let text = "    " + look.name
+                let note = look.isOwn ? " your look" : " shipped look"
+                let style = Terminal.Style(nil, reverse: isCursor && focused, underline: isCursor && !focused)
+                if isCursor && focused { terminal.fill(y, area.x, width: area.width, style) }
+                terminal.put(y, area.x, text, width: area.width, style)
+                if text.count + 1 < area.width {
+                    terminal.put(y, area.x + text.count, note, width: area.width - text.count, .init(.dim, reverse: isCursor && focused))
+                }
             case .filter(let record):
                 let runnable = record.isAvailable && FilterRegistry.implementation(for: record.filterName) != nil
                 let current = record.filterName == session?.name

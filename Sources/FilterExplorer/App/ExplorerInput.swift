@@ -40,6 +40,8 @@ extension Explorer {
         ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
         ("v", "video (explore --video): pause / resume"),
         ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
+        ("S", "save the filter or chain with its values as a look (a recipe in $XDG_CONFIG_HOME/cifiltertest/looks); "
+            + "Looks, at the end of the list, opens it (and the shipped looks) as a chain"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
@@ -148,6 +150,8 @@ extension Explorer {
                 return true
             }
             moveDivider(to: current + (key == .char("}") ? 0.05 : -0.05))
+        case .char("S"):
+            beginSavingLook()
         case .char("a"):
             toggleAnimation()
         case .char("A"):
@@ -234,15 +238,18 @@ extension Explorer {
         case .home, .char("g"): tree.moveCursor(to: 0)
         case .end, .char("G"): tree.moveCursor(to: tree.rows.count - 1)
         case .enter, .char(" "), .right, .char("l"):
-            if case .category? = tree.currentRow { tree.toggle() }
-            else if key == .enter || key == .right || key == .char("l") {
+            if tree.currentRow?.isHeader == true { tree.toggle() }
+            else if let look = tree.currentLook {
+                if key != .char(" ") { openLook(look) }
+                return
+            } else if key == .enter || key == .right || key == .char("l") {
                 // The previewed filter goes into the step (chain); a single filter is there already.
                 commitBrowsePreview()
                 focus = .controls
                 return
             }
         case .left, .char("h"):
-            if case .category? = tree.currentRow { tree.setExpanded(false) } else { tree.moveToParent() }
+            if tree.currentRow?.isHeader == true { tree.setExpanded(false) } else { tree.moveToParent() }
         case .escape:
             guard let previewed = browsePreview, let kept = session else { return }
             endBrowsePreview()
@@ -341,6 +348,15 @@ extension Explorer {
         case (.export, .submit):
             mode = .normal
             export(to: entry.field.text.trimmingCharacters(in: .whitespaces))
+        case (.saveLook, .submit):
+            submitLookName(entry.field.text)
+        case (.replaceLook(let name), .submit):
+            mode = .normal
+            if ["y", "yes"].contains(entry.field.text.trimmingCharacters(in: .whitespaces).lowercased()) {
+                saveLook(named: name)
+            } else {
+                message = Message(text: "the look \(name) was kept as it was", isError: false)
+            }
         default:
             break
         }
@@ -501,7 +517,9 @@ extension Explorer {
                 let row = tree.scroll + (y - layout.tree.y)
                 guard tree.rows.indices.contains(row) else { return }
                 tree.moveCursor(to: row)
-                if case .category? = tree.currentRow { tree.toggle() } else { clicked = true }
+                if tree.currentRow?.isHeader == true { tree.toggle() }
+                else if let look = tree.currentLook { openLook(look); return }
+                else { clicked = true }
             default: return
             }
             if let record = tree.currentFilter { browse(toFilterNamed: record.filterName) }

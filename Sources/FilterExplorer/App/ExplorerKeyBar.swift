@@ -40,7 +40,7 @@ extension Explorer {
         items.append(Item(Self.splitKeyLabel, split == nil ? "split" : "unsplit", 3))
         if split != nil { items.append(Item("{ }", "divider", 2)) }
         items += [Item("b", showOriginal ? "after" : "before", 4), Item("+ -", "zoom", 4), Item("p", "pixel", 5),
-                  Item("f", "full screen", 6), KeyBar.help]
+                  Item("S", "save look", 5), Item("f", "full screen", 6), KeyBar.help]
         return items
     }
 

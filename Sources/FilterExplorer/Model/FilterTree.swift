@@ -7,15 +7,34 @@ public final class FilterTree {
     public enum Row: Equatable {
         case category(FilterCategoryInfo)
         case filter(FilterRecord)
+        /// The "Looks" category after the filters' ones: saved recipes (`Looks`).
+        case looksHeader
+        case look(LookFile)
 
         public static func == (a: Row, b: Row) -> Bool {
             switch (a, b) {
             case (.category(let x), .category(let y)): x === y
             case (.filter(let x), .filter(let y)): x === y
+            case (.looksHeader, .looksHeader): true
+            case (.look(let x), .look(let y)): x == y
             default: false
             }
         }
+
+        /// A row that opens and closes (a category, or the looks).
+        public var isHeader: Bool {
+            switch self {
+            case .category, .looksHeader: true
+            case .filter, .look: false
+            }
+        }
     }
+
+    /// The looks listed under "Looks" (none: no such category).
+    public var looks: [LookFile] = [] {
+        didSet { rebuildKeepingCursor() }
+    }
+    public private(set) var looksExpanded = false
 
     public let list: FiltersList
     public private(set) var rows: [Row] = []
@@ -40,6 +59,10 @@ public final class FilterTree {
                 rows += (showAllCategories ? category.allRecords : category.uniqueRecords).map(Row.filter)
             }
         }
+        if !looks.isEmpty {
+            rows.append(.looksHeader)
+            if looksExpanded { rows += looks.map(Row.look) }
+        }
         cursor = min(cursor, max(0, rows.count - 1))
     }
 
@@ -55,6 +78,23 @@ public final class FilterTree {
     }
 
     public var currentRow: Row? { rows.indices.contains(cursor) ? rows[cursor] : nil }
+
+    /// The look under the cursor, if the cursor is on one.
+    public var currentLook: LookFile? {
+        if case .look(let look)? = currentRow { return look }
+        return nil
+    }
+
+    /// Opens the Looks category with the cursor on `name`'s look (false when there is no such look).
+    @discardableResult
+    public func reveal(lookNamed name: String, own: Bool) -> Bool {
+        looksExpanded = true
+        rebuild()
+        guard let i = rows.firstIndex(where: { if case .look(let l) = $0 { l.name == name && l.isOwn == own } else { false } }) else { return false }
+        centreNextScroll = true
+        cursor = i
+        return true
+    }
 
     /// The filter under the cursor, if the cursor is on a filter.
     public var currentFilter: FilterRecord? {
@@ -82,16 +122,27 @@ public final class FilterTree {
             category.isExpanded = false
             rebuild()
             cursor = rows.firstIndex(of: .category(category)) ?? cursor
+        case .looksHeader, .look:
+            looksExpanded.toggle()
+            rebuild()
+            cursor = rows.firstIndex(of: .looksHeader) ?? cursor
         }
     }
 
     public func setExpanded(_ expanded: Bool) {
-        guard case .category(let category)? = currentRow, category.isExpanded != expanded else { return }
-        toggle()
+        switch currentRow {
+        case .category(let category)? where category.isExpanded != expanded: toggle()
+        case .looksHeader? where looksExpanded != expanded: toggle()
+        default: break
+        }
     }
 
     /// Moves the cursor to the category of the filter under it.
     public func moveToParent() {
+        if case .look? = currentRow, let header = rows.firstIndex(of: .looksHeader) {
+            cursor = header
+            return
+        }
         guard case .filter(let record)? = currentRow else { return }
         if let i = rows[..<cursor].lastIndex(where: {
             if case .category(let c) = $0 { return c.name == record.category }
