@@ -389,7 +389,7 @@ public final class Explorer {
         let proxyFactor = zoom.proxyFactor.map { min($0, fitFactor) } ?? fitFactor
         var framing: PreviewPlanner.Framing
         var refinement: Image?
-        if showOriginal {
+        if showOriginal || showsSourceForRectangle {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
         } else {
             let shown = browsePreview ?? session
@@ -446,6 +446,14 @@ public final class Explorer {
         request.scalesToPreviewSize = playback.video != nil
         lastSubmitted = renderer.submit(request)
         submittedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Whether the preview shows the source because a rectangle is edited whose place the output does not show
+    /// (`ExplorerHints.editsRectangleOnSource`).
+    var showsSourceForRectangle: Bool {
+        guard let editor, let control = currentControl, editor.key == control.input.key, case .rectangle = control.kind,
+              let session, browsePreview == nil else { return false }
+        return ExplorerHints.editsRectangleOnSource(session.descriptor)
     }
 
     /// Seconds since the newest preview request, while its frame has not arrived (nil when none is in flight).

@@ -127,6 +127,7 @@ extension Explorer {
                      Part(text: "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))", priority: 2)]
         if let video = playback.video { parts.append(Part(text: video.formatLabel, priority: 3)) }
         parts.append(showOriginal ? Part(text: "BEFORE (source image, b: after)", short: "BEFORE", priority: 0)
+            : showsSourceForRectangle ? Part(text: "source, with the rectangle edited", short: "source", priority: 0)
             : split != nil ? Part(text: "split: before | after", short: "split", priority: 0)
             : Part(text: "after (b: before)", short: "after", priority: 1))
         if let chainLabel = chainTitleLabel { parts.append(Part(text: chainLabel, priority: 1, cuttable: true)) }
@@ -438,14 +439,14 @@ extension Explorer {
         return parts
     }
 
-    /// `? help` in the status line when there is no key bar to show it (then it is never left out), where `?`
-    /// opens the help (an editor or a prompt takes the key for itself).
+    /// `? help` in the status line: never left out when there is no key bar to show it and `?` opens the help
+    /// (an editor or a prompt takes the key for itself); otherwise the first part to give way.
     var helpHint: [StatusLine.Part] {
         let helpWorks = switch mode {
         case .normal, .inspect: true
         default: false
         }
-        return layout.keyBar.height > 0 || !helpWorks ? [] : [.init(text: "? help", priority: 0)]
+        return [.init(text: "? help", priority: layout.keyBar.height == 0 && helpWorks ? 0 : 4)]
     }
 
     /// A message over the status line, wrapped upwards over as many rows as it needs (at most four).
@@ -543,9 +544,3 @@ func wrap(_ text: String, width: Int) -> [String] {
     return lines
 }
 
-extension Fidelity.Status {
-    /// "✓ verified (matches a real Apple render), ƒ formula (…) …": what the list's marks mean, for the help.
-    static var legend: String {
-        allCases.map { "\(Glyphs(unicode: true).fidelity($0)) \($0.rawValue) (\($0.meaning))" }.joined(separator: ", ")
-    }
-}

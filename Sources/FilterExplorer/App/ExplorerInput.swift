@@ -40,8 +40,7 @@ extension Explorer {
         ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
         ("v", "video (explore --video): pause / resume"),
         ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
-        ("S", "save the filter or chain with its values as a look (a recipe in $XDG_CONFIG_HOME/cifiltertest/looks); "
-            + "Looks, at the end of the list, opens it (and the shipped looks) as a chain"),
+        ("S", "save the filter or chain as a look: a recipe in ~/.config/cifiltertest/looks, listed under Looks (end of the list) with the shipped ones"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
@@ -53,8 +52,7 @@ extension Explorer {
             + "position and exported RGBA (8-bit sRGB, linear); Esc leaves"),
         ("Ctrl-Z", "suspend to the shell (fg comes back)"),
         ("?", "this help (↑↓ PgUp PgDn Home End scroll it)"),
-        ("✓ ƒ ~ ✗", "the marks before each filter: " + Fidelity.Status.legend),
-    ]
+    ] + Fidelity.Status.allCases.map { (Glyphs(unicode: true).fidelity($0), "fidelity mark in the list: \($0.rawValue), \($0.meaning)") }
 
     func handle(_ event: InputEvent) {
         switch event {
@@ -402,11 +400,13 @@ extension Explorer {
     func openEditor(_ editor: WidgetEditor) {
         beginEditGroup()
         mode = .editor(editor)
+        if showsSourceForRectangle { needsRender = true }
     }
 
     /// Closes the open editor, keeping its changes or putting the values from before it back.
     func closeEditor(keeping: Bool) {
         guard case .editor(let editor) = mode else { return }
+        if showsSourceForRectangle { needsRender = true }
         if !keeping, let session {
             for (key, value) in editor.originals { if let value { try? session.set(value, forKey: key) } }
             needsRender = true
