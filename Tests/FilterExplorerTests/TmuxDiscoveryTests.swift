@@ -45,7 +45,6 @@ struct TmuxDiscoveryTests {
         // The help explains the fidelity marks.
         tmux.resize(columns: 200, rows: 60)
         tmux.send("?")
-        tmux.send("End")
         try tmux.waitFor("the marks' legend in the help") {
             $0.contains("fidelity mark in the list: verified, matches a real Apple render") && $0.contains("fidelity mark in the list: approximate")
         }

@@ -70,6 +70,8 @@ public final class Explorer {
         var isError: Bool
         /// Text to put on the terminal's clipboard when the message is shown (an export's command).
         var clipboard: String? = nil
+        /// "no filter matches …": answered (cleared) by the next search that matches, unlike other messages.
+        var isSearchMiss = false
     }
 
     let terminal: Terminal

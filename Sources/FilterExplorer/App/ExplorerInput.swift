@@ -4,7 +4,12 @@ import Foundation
 /// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together; each
 /// editor's keys come from its widget (`InputWidget.help`).
 extension Explorer {
-    static let keyHelp: [(String, String)] = generalKeys + chainKeys + ControlFactory.editorHelp + viewKeys
+    static let keyHelp: [(String, String)] = generalKeys + fidelityMarks + chainKeys + ControlFactory.editorHelp + viewKeys
+
+    /// What the mark before each filter in the list means.
+    private static let fidelityMarks: [(String, String)] = Fidelity.Status.allCases.map {
+        (Glyphs(unicode: true).fidelity($0), "fidelity mark in the list: \($0.rawValue), \($0.meaning)")
+    }
 
     private static let generalKeys: [(String, String)] = [
         ("q", "quit (state is saved)"),
@@ -52,7 +57,7 @@ extension Explorer {
             + "position and exported RGBA (8-bit sRGB, linear); Esc leaves"),
         ("Ctrl-Z", "suspend to the shell (fg comes back)"),
         ("?", "this help (↑↓ PgUp PgDn Home End scroll it)"),
-    ] + Fidelity.Status.allCases.map { (Glyphs(unicode: true).fidelity($0), "fidelity mark in the list: \($0.rawValue), \($0.meaning)") }
+    ]
 
     func handle(_ event: InputEvent) {
         switch event {
@@ -300,7 +305,7 @@ extension Explorer {
             guard tree.nextMatch(entry.field.text, forward: true, includingCurrent: true) != nil else {
                 // As in less and vim: nothing found leaves everything where it was, and says so.
                 returnToSearchStart(cursor: cursor, filter: filter)
-                if !lastQuery.isEmpty { message = Message(text: "no filter matches \"\(lastQuery)\"", isError: true) }
+                if !lastQuery.isEmpty { message = Message(text: "no filter matches \"\(lastQuery)\"", isError: true, isSearchMiss: true) }
                 return
             }
             // The found filter is in the list: continue there (n/N, arrows), as after any jump in a list. In a
@@ -310,13 +315,14 @@ extension Explorer {
             // Incremental: the first match from where the search started; no match goes back there at once.
             tree.moveCursor(to: cursor)
             let query = entry.field.text
+            if message?.isSearchMiss == true { message = nil }
             if let name = tree.nextMatch(query, forward: true, includingCurrent: true) {
-                message = nil
                 jump(to: name, query: query)
             } else {
                 returnToSearchStart(cursor: cursor, filter: filter)
-                message = query.trimmingCharacters(in: .whitespaces).isEmpty ? nil
-                    : Message(text: "no filter matches \"\(query)\"", isError: true)
+                if !query.trimmingCharacters(in: .whitespaces).isEmpty {
+                    message = Message(text: "no filter matches \"\(query)\"", isError: true, isSearchMiss: true)
+                }
             }
         case (_, .cancel):
             mode = .normal
