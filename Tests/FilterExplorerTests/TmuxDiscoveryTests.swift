@@ -1,3 +1,4 @@
+import FilterEngine
 @testable import FilterExplorer
 import Foundation
 import Testing
@@ -79,6 +80,30 @@ struct TmuxDiscoveryTests {
         try tmux.waitFor("the whole output again", colors: true) {
             $0.contains("after (b: before)") && Tmux.previewRows($0) == Tmux.previewRows(after)
         }
+        try tmux.quitAndCheckRestored()
+    }
+
+    @Test func theSplitViewsDividerFollowsAMouseDrag() throws {
+        let tmux = try Tmux(name: "split-drag")
+        defer { tmux.kill() }
+        let config = tmux.stateDirectory.appendingPathComponent("tmux.conf")
+        try "set -g mouse on\nset -g status off\n".write(to: config, atomically: true, encoding: .utf8)
+        try tmux.start(["explore", "--filter", "CIColorInvert"], tmuxConfig: config.path)
+        try tmux.waitFor("the inverted picture") { Tmux.statusLine($0).contains(" ms ") }
+        tmux.send("|")
+        try tmux.waitFor("split") { $0.contains("split: before | after") }
+        let area = ExplorerLayout(columns: 120, rows: 40, controlCount: 1).preview
+        let cells = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 512, height: 512), area: area).cells
+        let divider = (x: cells.x + Int((Double(cells.width) * 0.5).rounded()), y: cells.y + cells.height / 2)
+        let target = (x: divider.x - 10, y: divider.y)
+        let fraction: Double = Double(target.x - cells.x) / Double(cells.width)
+        let percent = Int((fraction * 100).rounded())
+        let client = try TmuxMouseClient(tmux, columns: 120, rows: 40)
+        defer { client.close() }
+        client.press(divider)
+        client.drag(target)
+        client.release(target)
+        try tmux.waitFor("the divider follows the pointer") { $0.contains("split at \(percent)%") }
         try tmux.quitAndCheckRestored()
     }
 
