@@ -82,6 +82,9 @@ struct ExploreCommand: ParsableCommand {
                                       only: filter.map { $0.split(separator: ",").map(String.init) }, mode: mode)
             return
         }
+        // A name as `info` takes it (any case, without CI, a display name); an unknown one fails here, with
+        // suggestions, before the terminal is taken over.
+        let filterName = try filter.map { try Listing.resolveFilter($0, in: FiltersList.shared.catalog).name }
         let forced = colors.lowercased() == "auto" ? nil : ColorDepth.parse(colors)
         guard colors.lowercased() == "auto" || forced != nil else {
             throw ValidationError("--colors is auto, truecolor, 256, 16, 8 or none")
@@ -103,7 +106,7 @@ struct ExploreCommand: ParsableCommand {
             }
         }
         do {
-            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filter, colors: forced,
+            let signal = try Explorer.run(ExplorerOptions(imagePath: image, filterName: filterName, colors: forced,
                                                           graphics: forcedGraphics, recipe: opened, videoPath: video))
             // Ended by a signal (the terminal is restored and the state saved by now): die of the same signal,
             // so the parent shell sees it (and stops a script on Ctrl-C) as with any other program.

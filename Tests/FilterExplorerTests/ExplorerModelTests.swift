@@ -251,12 +251,23 @@ enum ExplorerFixtures {
         #expect(tree.currentFilter?.filterName == "CIGaussianBlur")
         #expect(tree.matches("sepia") == ["CISepiaTone"])
         #expect(tree.matches("VIGNETTE").count == 2)
+        // Names rank first; n then goes through every match (descriptions and input keys too) and wraps around.
+        let all = tree.matches("vignette") + tree.describedMatches("vignette")
         let first = tree.nextMatch("vignette", forward: true)!
+        #expect(tree.matches("vignette").contains(first))
+        var seen = [first]
         tree.reveal(filterNamed: first)
-        let second = tree.nextMatch("vignette", forward: true)!
-        #expect(second != first)
-        tree.reveal(filterNamed: second)
+        for _ in 1..<all.count {
+            let next = tree.nextMatch("vignette", forward: true)!
+            seen.append(next)
+            tree.reveal(filterNamed: next)
+        }
+        #expect(Set(seen) == Set(all) && seen.count == all.count)
         #expect(tree.nextMatch("vignette", forward: true) == first)  // wraps around
+        // Input keys and descriptions are searched too, after the names.
+        #expect(tree.matches("inputradius").isEmpty)
+        #expect(tree.describedMatches("inputRadius").contains("CIGaussianBlur"))
+        #expect(!tree.describedMatches("sepia").contains("CISepiaTone"))
         #expect(tree.nextMatch("no such filter", forward: true) == nil)
         tree.list.collapseAll()
     }

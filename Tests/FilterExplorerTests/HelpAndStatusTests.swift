@@ -75,3 +75,24 @@ struct HelpAndStatusTests {
         #expect(small.position(scroll: small.maximumScroll)?.hasPrefix("\(small.rows.count - 9)–\(small.rows.count) of \(small.rows.count)") == true)
     }
 }
+
+/// The key bar's fitting: least important first, `? help` never.
+struct KeyBarTests {
+    typealias Item = KeyBar.Item
+
+    @Test func itemsGiveWayByImportanceAndHelpStays() {
+        let items = [Item("e", "export", 1), Item("c", "chain", 1), Item("f", "full screen", 6), Item("p", "pixel", 5),
+                     KeyBar.help]
+        #expect(KeyBar.text(items, width: 200) == "e export  c chain  f full screen  p pixel  ? help")
+        #expect(KeyBar.text(items, width: 40) == "e export  c chain  p pixel  ? help")
+        #expect(KeyBar.text(items, width: 25) == "e export  c chain  ? help")
+        #expect(KeyBar.text(items, width: 24) == "e export  ? help")
+        #expect(KeyBar.text(items, width: 15) == "? help")
+        #expect(KeyBar.text(items, width: 3) == "? help")
+        for width in 0...80 {
+            let text = KeyBar.text(items, width: width)
+            #expect(text.hasSuffix("? help"))
+            #expect(text.count <= max(width, 6))
+        }
+    }
+}

@@ -254,7 +254,7 @@ struct TmuxExplorerTests {
         let tmux = try Tmux(name: "signal-\(signal)-\(key == nil ? "kill" : "key")")
         defer { tmux.kill() }
         try tmux.start(["explore"])
-        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        try tmux.waitFor("the explorer opens") { $0.contains("? help") }
         if let key {
             tmux.send(key)
         } else {
@@ -270,7 +270,7 @@ struct TmuxExplorerTests {
         let tmux = try Tmux(name: "crash")
         defer { tmux.kill() }
         try tmux.start(["explore"])
-        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        try tmux.waitFor("the explorer opens") { $0.contains("? help") }
         Glibc.kill(try tmux.explorerPID(), SIGSEGV)
         let screen = try tmux.waitFor("the crash ends it with status 139", timeout: 60) { $0.contains("EXITED:139") }
         #expect(!screen.contains("Press space"))
@@ -282,7 +282,7 @@ struct TmuxExplorerTests {
         let tmux = try Tmux(name: "xoff")
         defer { tmux.kill() }
         try tmux.start(["explore"])
-        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        try tmux.waitFor("the explorer opens") { $0.contains("? help") }
         tmux.send("C-s")
         tmux.send("?")
         try tmux.waitFor("the help still opens after Ctrl-S", timeout: 5) { $0.contains("Keys (any key closes)") }
@@ -392,7 +392,7 @@ struct TmuxExplorerTests {
         let tmux = try Tmux(name: "ctrlc")
         defer { tmux.kill() }
         try tmux.start(["explore"])
-        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        try tmux.waitFor("the explorer opens") { $0.contains("? help") }
         tmux.send("?")
         // The help is longer than 40 rows now: it scrolls (End shows its last entries).
         try tmux.waitFor("the help lists the keys") { $0.contains("Keys (any key closes)") && $0.contains("quit (state is saved)") }

@@ -190,7 +190,7 @@ struct TmuxInspectorTests {
         let tmux = try Tmux(name: "help-size")
         defer { tmux.kill() }
         try tmux.start(["explore", "--filter", "CISepiaTone"])
-        try tmux.waitFor("the explorer opens") { Tmux.statusLine($0).contains("? help") }
+        try tmux.waitFor("the explorer opens") { $0.contains("? help") }
         tmux.resize(columns: 40, rows: 12)
         try tmux.waitFor("too small, saying ? still helps") { $0.contains("too small") && $0.contains("shows the keys") }
         tmux.send("?")
@@ -289,7 +289,7 @@ struct TmuxInspectorTests {
             tmux.type("fg")
             tmux.send("Enter")
             let back = try tmux.waitFor("fg repaints the whole interface (\(stop))") {
-                $0.contains("cifiltertest · astronaut.png") && $0.contains("Inputs: Sepia Tone") && Tmux.statusLine($0).contains("? help")
+                $0.contains("cifiltertest · astronaut.png") && $0.contains("Inputs: Sepia Tone") && $0.contains("? help")
                     && answer($0) == nil
             }
             #expect(Tmux.previewRows(back).contains { $0.contains("│") && $0.split(separator: "│").last.map { !$0.trimmingCharacters(in: .whitespaces).isEmpty } == true })

@@ -212,7 +212,9 @@ import Testing
             #expect(layout.preview.maxY == layout.controlsHeader.y)
             #expect(layout.controlsHeader.maxY == layout.controls.y)
             #expect(layout.controls.maxY == layout.inputHelp.y)
-            #expect(layout.inputHelp.maxY == layout.status.y)
+            #expect(layout.inputHelp.maxY == layout.keyBar.y)
+            #expect(layout.keyBar.maxY == layout.status.y)
+            #expect(layout.keyBar.height == (rows >= ExplorerLayout.keyBarMinimumRows ? 1 : 0))
         }
     }
 

@@ -54,6 +54,9 @@ public final class Explorer {
             case value(key: String)
             case search(cursor: Int, filter: String?)
             case export
+            /// The name of a look to save (`S`), then whether to replace the look of that name.
+            case saveLook
+            case replaceLook(name: String)
             /// The animation of an input (`A`): FROM → TO over SECONDS s [linear|ease-in-out].
             case animation(key: String)
         }
@@ -67,6 +70,8 @@ public final class Explorer {
         var isError: Bool
         /// Text to put on the terminal's clipboard when the message is shown (an export's command).
         var clipboard: String? = nil
+        /// "no filter matches …": answered (cleared) by the next search that matches, unlike other messages.
+        var isSearchMiss = false
     }
 
     let terminal: Terminal
@@ -88,6 +93,10 @@ public final class Explorer {
     var controlCursor = 0
     var controlScroll = 0
     var showOriginal = false
+    /// The split before/after view: where its divider is, as a fraction of the preview's width (nil: not split).
+    var split: Double?
+    /// Set while the mouse drags the split view's divider.
+    var draggingDivider = false
     /// How the preview is drawn: cells, or pixels through a graphics protocol.
     let graphics: GraphicsProtocol
     /// Whether the preview's pixel image must be written again (a new frame, a key, a resize).
@@ -153,6 +162,7 @@ public final class Explorer {
         playback.video = video
         self.terminal = terminal
         tree = FilterTree(list: .shared)
+        tree.looks = Looks.list()
         stateURL = options.stateURL ?? ExplorerState.defaultURL()
         let loaded = ExplorerState.load(from: stateURL)
         state = loaded.state
@@ -403,7 +413,7 @@ public final class Explorer {
         // The full-size framing's rectangles when a proxy is shown: a proxy's, scaled back, is rounded up to a
         // multiple of its factor (6006×4004 for a 6000×4000 photo at ÷7).
         var fullSize: PreviewPlanner.Framing?
-        if showOriginal {
+        if showOriginal || showsSourceForRectangle {
             framing = PreviewPlanner.Framing(image: samples.source, rect: samples.sourceRect)
         } else {
             let shown = browsePreview ?? session
@@ -426,7 +436,13 @@ public final class Explorer {
                     refinement = samples.isSourceReduced ? nil : fullSize?.image
                 }
             } catch {
+                // The error in place of the picture: an older frame would show another filter's output.
                 message = Message(text: "\(error)", isError: true)
+                previewNote = "no picture: \(error)"
+                frame = nil
+                outputExtent = nil
+                imageDirty = true
+                requestedGeometry = nil
                 return
             }
         }
@@ -445,9 +461,27 @@ public final class Explorer {
         requestedGeometry = geometry
         var request = PreviewRequest(image: framing.image, geometry: geometry, proxyFactor: framing.proxyFactor,
                                      refinement: refinement)
+        if let split, !showOriginal {
+            do {
+                let before = framing.proxyFactor > 1
+                    ? try samples.proxy(.source, factor: framing.proxyFactor, context: context) : samples.source
+                request.split = SplitPreview(before: before, beforeRefinement: refinement == nil ? nil : samples.source,
+                                             fraction: split)
+            } catch {
+                message = Message(text: "split view: \(error)", isError: true)
+            }
+        }
         request.scalesToPreviewSize = playback.video != nil
         lastSubmitted = renderer.submit(request)
         submittedAt = DispatchTime.now().uptimeNanoseconds
+    }
+
+    /// Whether the preview shows the source because a rectangle is edited whose place the output does not show
+    /// (`ExplorerHints.editsRectangleOnSource`).
+    var showsSourceForRectangle: Bool {
+        guard let editor, let control = currentControl, editor.key == control.input.key, case .rectangle = control.kind,
+              let session, browsePreview == nil else { return false }
+        return ExplorerHints.editsRectangleOnSource(session.descriptor)
     }
 
     /// Seconds since the newest preview request, while its frame has not arrived (nil when none is in flight).

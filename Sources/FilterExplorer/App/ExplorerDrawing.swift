@@ -78,6 +78,7 @@ extension Explorer {
                 control.widget.drawEditor(editor, control: control, rowY: currentRowY, explorer: self)
             }
         }
+        drawKeyBar(layout)
         drawStatus(layout)
         if case .help = mode { drawHelp() }
         if case .details = mode { drawDetails(layout) }
@@ -147,18 +148,25 @@ extension Explorer {
 
     private func drawTitle(_ layout: ExplorerLayout) {
         let rect = samples.sourceRect
-        var parts = ["cifiltertest", "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))"]
-        if let video = playback.video { parts.append(video.formatLabel) }
-        parts.append(showOriginal ? "BEFORE (source image, b: after)" : "after (b: before)")
-        if let chainLabel = chainTitleLabel { parts.append(chainLabel) }
-        parts.append(zoomLabel)
-        if !showOriginal, let extent = outputExtent { parts.append(Self.extentLabel(extent, shown: framedRect)) }
-        if fullScreen { parts.append("full screen (f)") }
-        if graphics != .symbols { parts.append("graphics \(graphics.rawValue)") }
-        parts.append("colours \(terminal.colorMode.rawValue)")
-        parts.append("mouse \(terminal.mouseEnabled ? "on" : "off")")
+        // Fitted by importance as the status line is: what is shown first, the terminal's settings last.
+        typealias Part = StatusLine.Part
+        var parts = [Part(text: "cifiltertest", priority: 4),
+                     Part(text: "\(samples.sourceName) \(Int(rect.width))×\(Int(rect.height))", priority: 2)]
+        if let video = playback.video { parts.append(Part(text: video.formatLabel, priority: 3)) }
+        parts.append(showOriginal ? Part(text: "BEFORE (source image, b: after)", short: "BEFORE", priority: 0)
+            : showsSourceForRectangle ? Part(text: "source, with the rectangle edited", short: "source", priority: 0)
+            : split != nil ? Part(text: "split: before | after", short: "split", priority: 0)
+            : Part(text: "after (b: before)", short: "after", priority: 1))
+        if let chainLabel = chainTitleLabel { parts.append(Part(text: chainLabel, priority: 1, cuttable: true)) }
+        parts.append(Part(text: zoomLabel, priority: 1))
+        if !showOriginal, let extent = outputExtent { parts.append(Part(text: Self.extentLabel(extent, shown: framedRect), priority: 3)) }
+        if fullScreen { parts.append(Part(text: "full screen (f)", short: "full screen", priority: 2)) }
+        if graphics != .symbols { parts.append(Part(text: "graphics \(graphics.rawValue)", priority: 5)) }
+        parts.append(Part(text: "colours \(terminal.colorMode.rawValue)", priority: 5))
+        parts.append(Part(text: "mouse \(terminal.mouseEnabled ? "on" : "off")", priority: 6))
+        let title = StatusLine.fit(parts, width: layout.columns - 2)
         terminal.fill(0, 0, width: layout.columns, .init(.title, reverse: terminal.colorMode == .monochrome))
-        terminal.put(0, 1, parts.joined(separator: " · "), width: layout.columns - 2,
+        terminal.put(0, 1, title, width: layout.columns - 2,
                      .init(.title, bold: true, reverse: terminal.colorMode == .monochrome))
     }
 
@@ -199,6 +207,20 @@ extension Explorer {
                 if isCursor { terminal.fill(y, area.x, width: area.width, .init(reverse: focused)) }
                 terminal.put(y, area.x, text, width: area.width,
                              .init(isCursor && focused ? nil : .category, bold: true, reverse: isCursor && focused))
+            case .looksHeader:
+                let text = "\(tree.looksExpanded ? glyphs.expanded : glyphs.collapsed) Looks (\(tree.looks.count))"
+                if isCursor { terminal.fill(y, area.x, width: area.width, .init(reverse: focused)) }
+                terminal.put(y, area.x, text, width: area.width,
+                             .init(isCursor && focused ? nil : .category, bold: true, reverse: isCursor && focused))
+            case .look(let look):
+                let text = "    " + look.name
+                let note = look.isOwn ? " your look" : " shipped look"
+                let style = Terminal.Style(nil, reverse: isCursor && focused, underline: isCursor && !focused)
+                if isCursor && focused { terminal.fill(y, area.x, width: area.width, style) }
+                terminal.put(y, area.x, text, width: area.width, style)
+                if text.count + 1 < area.width {
+                    terminal.put(y, area.x + text.count, note, width: area.width - text.count, .init(.dim, reverse: isCursor && focused))
+                }
             case .filter(let record):
                 let runnable = record.isAvailable && FilterRegistry.implementation(for: record.filterName) != nil
                 let current = record.filterName == session?.name
@@ -412,9 +434,9 @@ extension Explorer {
 
     func statusParts() -> [StatusLine.Part] {
         if case .inspect = mode {
-            return inspectorStatusParts() + [.init(text: "? help", priority: 4)]
+            return inspectorStatusParts() + helpHint
         }
-        guard let session else { return [.init(text: "no filter", priority: 0), .init(text: "? help", priority: 1)] }
+        guard let session else { return [.init(text: "no filter", priority: 0)] + helpHint }
         var parts = [StatusLine.Part(text: session.name, priority: 1)] + playbackStatusParts()
         if let exporting = exportStatus { parts.append(.init(text: exporting, priority: 1, cuttable: true)) }
         if let control = currentControl {
@@ -430,7 +452,7 @@ extension Explorer {
             parts.append(.init(text: time + proxy, short: proxy.isEmpty ? nil : time, priority: 3))
         }
         if let ab = abLabel { parts.append(.init(text: "showing \(ab) (x: A/B)", priority: 2)) }
-        parts.append(.init(text: "? help", priority: 4))
+        parts += helpHint
         // Browsing filters: the details of the current one, how sure we are of it and why.
         if focus == .filters, case .normal = mode, let fidelity = session.descriptor.fidelity {
             parts.append(.init(text: "\(fidelity.status.rawValue): \(fidelity.evidence)", priority: 5, cuttable: true))
@@ -449,6 +471,16 @@ extension Explorer {
             parts.append(.init(text: hint.0, short: hint.1, priority: 1))
         }
         return parts
+    }
+
+    /// `? help` in the status line: never left out when there is no key bar to show it and `?` opens the help
+    /// (an editor or a prompt takes the key for itself); otherwise the first part to give way.
+    var helpHint: [StatusLine.Part] {
+        let helpWorks = switch mode {
+        case .normal, .inspect: true
+        default: false
+        }
+        return [.init(text: "? help", priority: layout.keyBar.height == 0 && helpWorks ? 0 : 4)]
     }
 
     /// A message over the status line, wrapped upwards over as many rows as it needs (at most four).
@@ -486,6 +518,9 @@ extension Explorer {
             lines.append(("Fidelity: \(glyphs.fidelity(fidelity.status)) \(fidelity.status.rawValue) (\(fidelity.status.meaning))", true))
             lines += wrap(fidelity.evidence, width: text).map { ($0, false) }
         }
+        lines.append(("", false))
+        lines += wrap("The marks in the list: " + Fidelity.Status.allCases.map { "\(glyphs.fidelity($0)) \($0.rawValue)" }
+            .joined(separator: " · ") + " (? explains them)", width: text).map { ($0, false) }
         let height = min(layout.rows - 2, lines.count + 4)
         let x = (layout.columns - width) / 2, y = max(1, (layout.rows - height) / 2)
         terminal.fill(y, x, width: width, height: height, .init(reverse: true))
@@ -542,3 +577,4 @@ func wrap(_ text: String, width: Int) -> [String] {
     if !line.isEmpty || lines.isEmpty { lines.append(line) }
     return lines
 }
+

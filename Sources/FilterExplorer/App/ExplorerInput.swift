@@ -4,7 +4,12 @@ import Foundation
 /// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together; each
 /// editor's keys come from its widget (`InputWidget.help`).
 extension Explorer {
-    static let keyHelp: [(String, String)] = generalKeys + chainKeys + ControlFactory.editorHelp + viewKeys
+    static let keyHelp: [(String, String)] = generalKeys + fidelityMarks + chainKeys + ControlFactory.editorHelp + viewKeys
+
+    /// What the mark before each filter in the list means.
+    private static let fidelityMarks: [(String, String)] = Fidelity.Status.allCases.map {
+        (Glyphs(unicode: true).fidelity($0), "fidelity mark in the list: \($0.rawValue), \($0.meaning)")
+    }
 
     private static let generalKeys: [(String, String)] = [
         ("q", "quit (state is saved)"),
@@ -15,7 +20,7 @@ extension Explorer {
         ("Enter  Space  → l", "filter list: open or close a category"),
         ("← h", "filter list: close the category / go to it"),
         ("d", "show each filter under every category it belongs to"),
-        ("/  n  N", "search filter names; next / previous match"),
+        ("/  n  N", "search filters (names first, then descriptions and input keys); next / previous match; no match stays put and says so"),
         ("← →  h l", "inputs: step a slider (fine) or a choice: image, cube look, curves, colour space"),
         ("Shift-← →  H L  [ ]  PgUp PgDn", "inputs: coarse step"),
         ("Enter", "inputs: type a value or a path (.cube for cubes), open a list (choices, booleans) or an editor"),
@@ -27,14 +32,20 @@ extension Explorer {
         ("mouse on the preview", "with a point input selected, click or drag to place it; drag moves a rectangle input"),
     ]
 
+    /// The key that toggles the split before/after view.
+    static let splitKeyLabel = "|"
+
     private static let viewKeys: [(String, String)] = [
         ("Esc", "cancel an edit or a search"),
         ("b", "before / after: show the source image"),
+        (splitKeyLabel, "split view: the source left of a divider, the output right of it (the title says split)"),
+        ("{ }", "split view: move the divider left / right (or drag it with the mouse)"),
         ("a", "animate the selected input from its value to the slider's other end (2 s, looping); list focused: the time 0→1. "
             + "a again stops, value back"),
         ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
         ("v", "video (explore --video): pause / resume"),
         ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
+        ("S", "save the filter or chain as a look: a recipe in ~/.config/cifiltertest/looks, listed under Looks (end of the list) with the shipped ones"),
         ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
@@ -131,6 +142,19 @@ extension Explorer {
         case .char("b"):
             showOriginal.toggle()
             needsRender = true
+        case .char(Character(Self.splitKeyLabel)):
+            split = split == nil ? 0.5 : nil
+            needsRender = true
+            message = Message(text: split == nil ? "split view off" : "split view: source left, output right ({ } or a drag move the divider)",
+                              isError: false)
+        case .char("{"), .char("}"):
+            guard let current = split else {
+                message = Message(text: "{ } move the split view's divider: \(Self.splitKeyLabel) splits the view first", isError: false)
+                return true
+            }
+            moveDivider(to: current + (key == .char("}") ? 0.05 : -0.05))
+        case .char("S"):
+            beginSavingLook()
         case .char("a"):
             toggleAnimation()
         case .char("A"):
@@ -217,15 +241,18 @@ extension Explorer {
         case .home, .char("g"): tree.moveCursor(to: 0)
         case .end, .char("G"): tree.moveCursor(to: tree.rows.count - 1)
         case .enter, .char(" "), .right, .char("l"):
-            if case .category? = tree.currentRow { tree.toggle() }
-            else if key == .enter || key == .right || key == .char("l") {
+            if tree.currentRow?.isHeader == true { tree.toggle() }
+            else if let look = tree.currentLook {
+                if key != .char(" ") { openLook(look) }
+                return
+            } else if key == .enter || key == .right || key == .char("l") {
                 // The previewed filter goes into the step (chain); a single filter is there already.
                 commitBrowsePreview()
                 focus = .controls
                 return
             }
         case .left, .char("h"):
-            if case .category? = tree.currentRow { tree.setExpanded(false) } else { tree.moveToParent() }
+            if tree.currentRow?.isHeader == true { tree.setExpanded(false) } else { tree.moveToParent() }
         case .escape:
             guard let previewed = browsePreview, let kept = session else { return }
             endBrowsePreview()
@@ -269,23 +296,33 @@ extension Explorer {
         switch (entry.purpose, outcome) {
         case (.search(let cursor, let filter), .cancel):
             mode = .normal
-            tree.moveCursor(to: cursor)
-            if let filter { tree.reveal(filterNamed: filter); browse(toFilterNamed: filter) }
-        case (.search, .submit):
-            // The found filter is in the list: continue there (n/N, arrows), as after any jump in a list. In a
-            // chain, Enter puts the found filter into the step.
+            message = nil
+            returnToSearchStart(cursor: cursor, filter: filter)
+        case (.search(let cursor, let filter), .submit):
             mode = .normal
             focus = .filters
             lastQuery = entry.field.text
+            guard tree.nextMatch(entry.field.text, forward: true, includingCurrent: true) != nil else {
+                // As in less and vim: nothing found leaves everything where it was, and says so.
+                returnToSearchStart(cursor: cursor, filter: filter)
+                if !lastQuery.isEmpty { message = Message(text: "no filter matches \"\(lastQuery)\"", isError: true, isSearchMiss: true) }
+                return
+            }
+            // The found filter is in the list: continue there (n/N, arrows), as after any jump in a list. In a
+            // chain, Enter puts the found filter into the step.
             commitBrowsePreview()
-        case (.search(let cursor, _), .editing):
-            // Incremental: the first match from where the search started.
-            let saved = tree.cursor
+        case (.search(let cursor, let filter), .editing):
+            // Incremental: the first match from where the search started; no match goes back there at once.
             tree.moveCursor(to: cursor)
-            if let name = tree.nextMatch(entry.field.text, forward: true, includingCurrent: true) {
-                jump(to: name, query: entry.field.text)
+            let query = entry.field.text
+            if message?.isSearchMiss == true { message = nil }
+            if let name = tree.nextMatch(query, forward: true, includingCurrent: true) {
+                jump(to: name, query: query)
             } else {
-                tree.moveCursor(to: saved)
+                returnToSearchStart(cursor: cursor, filter: filter)
+                if !query.trimmingCharacters(in: .whitespaces).isEmpty {
+                    message = Message(text: "no filter matches \"\(query)\"", isError: true, isSearchMiss: true)
+                }
             }
         case (_, .cancel):
             mode = .normal
@@ -315,9 +352,33 @@ extension Explorer {
         case (.export, .submit):
             mode = .normal
             export(to: entry.field.text.trimmingCharacters(in: .whitespaces))
+        case (.saveLook, .submit):
+            submitLookName(entry.field.text)
+        case (.replaceLook(let name), .submit):
+            mode = .normal
+            if ["y", "yes"].contains(entry.field.text.trimmingCharacters(in: .whitespaces).lowercased()) {
+                saveLook(named: name)
+            } else {
+                message = Message(text: "the look \(name) was kept as it was", isError: false)
+            }
         default:
             break
         }
+    }
+
+    /// Puts the split view's divider at `fraction` of the preview's width (kept off the very edges).
+    func moveDivider(to fraction: Double) {
+        split = min(0.98, max(0.02, fraction))
+        needsRender = true
+        message = Message(text: String(format: "split at %.0f%% (source left, output right)", (split ?? 0) * 100), isError: false)
+    }
+
+    /// The list's cursor and the filter shown as they were when the search began.
+    private func returnToSearchStart(cursor: Int, filter: String?) {
+        tree.moveCursor(to: cursor)
+        guard let filter else { return }
+        tree.reveal(filterNamed: filter)
+        if session?.name != filter || browsePreview != nil { browse(toFilterNamed: filter) }
     }
 
     private func jump(to name: String?, query: String) {
@@ -345,11 +406,13 @@ extension Explorer {
     func openEditor(_ editor: WidgetEditor) {
         beginEditGroup()
         mode = .editor(editor)
+        if showsSourceForRectangle { needsRender = true }
     }
 
     /// Closes the open editor, keeping its changes or putting the values from before it back.
     func closeEditor(keeping: Bool) {
         guard case .editor(let editor) = mode else { return }
+        if showsSourceForRectangle { needsRender = true }
         if !keeping, let session {
             for (key, value) in editor.originals { if let value { try? session.set(value, forKey: key) } }
             needsRender = true
@@ -388,6 +451,7 @@ extension Explorer {
     private func handleMouse(_ mouse: MouseEvent) {
         let layout = layout
         if mouse.action == .release {
+            draggingDivider = false
             if draggingSlider != nil {
                 draggingSlider = nil
                 endEditGroup()
@@ -432,6 +496,16 @@ extension Explorer {
             return
         }
         // The wheel over the preview zooms around the image point under the pointer.
+        // The split view's divider: pressed on (or next to) it, it follows the pointer until the release.
+        if draggingDivider, mouse.action == .drag, let geometry {
+            moveDivider(to: Double(x - geometry.cells.x) / Double(max(1, geometry.cells.width)))
+            return
+        }
+        if let split, mouse.action == .press, let geometry, geometry.cells.contains(x: x, y: y),
+           abs(x - (geometry.cells.x + Int((Double(geometry.cells.width) * split).rounded()))) <= 1 {
+            draggingDivider = true
+            return
+        }
         if layout.preview.contains(x: x, y: y), mouse.action == .wheelUp || mouse.action == .wheelDown, let geometry {
             let point = geometry.imagePoint(cellX: x, cellY: y)
             zoom = zoom.zoomed(by: mouse.action == .wheelUp ? 2 : 0.5, of: framedRect ?? samples.sourceRect,
@@ -449,7 +523,9 @@ extension Explorer {
                 let row = tree.scroll + (y - layout.tree.y)
                 guard tree.rows.indices.contains(row) else { return }
                 tree.moveCursor(to: row)
-                if case .category? = tree.currentRow { tree.toggle() } else { clicked = true }
+                if tree.currentRow?.isHeader == true { tree.toggle() }
+                else if let look = tree.currentLook { openLook(look); return }
+                else { clicked = true }
             default: return
             }
             if let record = tree.currentFilter { browse(toFilterNamed: record.filterName) }

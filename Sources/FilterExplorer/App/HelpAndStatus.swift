@@ -145,3 +145,39 @@ struct HelpLayout {
         return "\(scroll + 1)–\(last) of \(rows.count) \(arrows)"
     }
 }
+
+/// The key bar (as htop's and lazygit's): the keys of the current context, each with a word or two, fitted to the
+/// width by leaving out the least important first. `? help` is never left out. Pure, so every width can be tested.
+struct KeyBar {
+    struct Item: Equatable {
+        var key: String
+        var label: String
+        /// 0 is the most important; larger numbers give way first.
+        var priority: Int
+
+        init(_ key: String, _ label: String, _ priority: Int) {
+            (self.key, self.label, self.priority) = (key, label, priority)
+        }
+
+        var width: Int { key.count + 1 + label.count }
+    }
+
+    static let help = Item("?", "help", 0)
+    static let gap = "  "
+
+    /// The items that fit in `width` columns, in their order (`? help` always, even when nothing else fits).
+    static func fit(_ items: [Item], width: Int) -> [Item] {
+        var kept = items
+        func length(_ list: [Item]) -> Int { list.map(\.width).reduce(0, +) + max(0, list.count - 1) * gap.count }
+        while length(kept) > width, let index = kept.indices.filter({ kept[$0] != help })
+            .max(by: { (kept[$0].priority, $0) < (kept[$1].priority, $1) }) {
+            kept.remove(at: index)
+        }
+        return kept
+    }
+
+    /// The bar as plain text (tests read it so).
+    static func text(_ items: [Item], width: Int) -> String {
+        fit(items, width: width).map { "\($0.key) \($0.label)" }.joined(separator: gap)
+    }
+}

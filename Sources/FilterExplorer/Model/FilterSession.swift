@@ -288,6 +288,8 @@ public final class FilterSession {
     // MARK: Stock inputs, as CIFilterTest sets them up
 
     public static let stockMessage = "CIFilterTest for the terminal"
+    /// CIBarcodeGenerator's descriptor has no default in Core Image: a QR code, so the generator opens on a picture.
+    public static let stockBarcode = "qr:message=CIFilterTest"
 
     private func applyStock(_ input: InputDescriptor) {
         let rect = samples.sourceRect
@@ -326,6 +328,8 @@ public final class FilterSession {
             put(.vector(segments.flatMap { $0 }.map { $0.rounded() }))
         case (.data, _) where key == "inputMessage":
             put(.data(Array(Self.stockMessage.utf8)))
+        case (.barcodeDescriptor, _):
+            if let descriptor = try? BarcodeDescriptor.parse(Self.stockBarcode) { put(.barcode(descriptor)) }
         case (.string, _) where key == "inputText", (.attributedString, _) where key == "inputText":
             put(.string(Self.stockMessage))
         case (.vector, nil) where key == "inputWeights" && ExplorerHints.convolution(name).isConvolution:

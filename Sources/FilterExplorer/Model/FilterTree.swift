@@ -7,15 +7,34 @@ public final class FilterTree {
     public enum Row: Equatable {
         case category(FilterCategoryInfo)
         case filter(FilterRecord)
+        /// The "Looks" category after the filters' ones: saved recipes (`Looks`).
+        case looksHeader
+        case look(LookFile)
 
         public static func == (a: Row, b: Row) -> Bool {
             switch (a, b) {
             case (.category(let x), .category(let y)): x === y
             case (.filter(let x), .filter(let y)): x === y
+            case (.looksHeader, .looksHeader): true
+            case (.look(let x), .look(let y)): x == y
             default: false
             }
         }
+
+        /// A row that opens and closes (a category, or the looks).
+        public var isHeader: Bool {
+            switch self {
+            case .category, .looksHeader: true
+            case .filter, .look: false
+            }
+        }
     }
+
+    /// The looks listed under "Looks" (none: no such category).
+    public var looks: [LookFile] = [] {
+        didSet { rebuildKeepingCursor() }
+    }
+    public private(set) var looksExpanded = false
 
     public let list: FiltersList
     public private(set) var rows: [Row] = []
@@ -40,6 +59,10 @@ public final class FilterTree {
                 rows += (showAllCategories ? category.allRecords : category.uniqueRecords).map(Row.filter)
             }
         }
+        if !looks.isEmpty {
+            rows.append(.looksHeader)
+            if looksExpanded { rows += looks.map(Row.look) }
+        }
         cursor = min(cursor, max(0, rows.count - 1))
     }
 
@@ -55,6 +78,23 @@ public final class FilterTree {
     }
 
     public var currentRow: Row? { rows.indices.contains(cursor) ? rows[cursor] : nil }
+
+    /// The look under the cursor, if the cursor is on one.
+    public var currentLook: LookFile? {
+        if case .look(let look)? = currentRow { return look }
+        return nil
+    }
+
+    /// Opens the Looks category with the cursor on `name`'s look (false when there is no such look).
+    @discardableResult
+    public func reveal(lookNamed name: String, own: Bool) -> Bool {
+        looksExpanded = true
+        rebuild()
+        guard let i = rows.firstIndex(where: { if case .look(let l) = $0 { l.name == name && l.isOwn == own } else { false } }) else { return false }
+        centreNextScroll = true
+        cursor = i
+        return true
+    }
 
     /// The filter under the cursor, if the cursor is on a filter.
     public var currentFilter: FilterRecord? {
@@ -82,16 +122,27 @@ public final class FilterTree {
             category.isExpanded = false
             rebuild()
             cursor = rows.firstIndex(of: .category(category)) ?? cursor
+        case .looksHeader, .look:
+            looksExpanded.toggle()
+            rebuild()
+            cursor = rows.firstIndex(of: .looksHeader) ?? cursor
         }
     }
 
     public func setExpanded(_ expanded: Bool) {
-        guard case .category(let category)? = currentRow, category.isExpanded != expanded else { return }
-        toggle()
+        switch currentRow {
+        case .category(let category)? where category.isExpanded != expanded: toggle()
+        case .looksHeader? where looksExpanded != expanded: toggle()
+        default: break
+        }
     }
 
     /// Moves the cursor to the category of the filter under it.
     public func moveToParent() {
+        if case .look? = currentRow, let header = rows.firstIndex(of: .looksHeader) {
+            cursor = header
+            return
+        }
         guard case .filter(let record)? = currentRow else { return }
         if let i = rows[..<cursor].lastIndex(where: {
             if case .category(let c) = $0 { return c.name == record.category }
@@ -137,15 +188,37 @@ public final class FilterTree {
         }
     }
 
-    /// The next (or previous) match after the filter under the cursor, wrapping around.
+    /// Filter names whose description or input keys match a search (any case) but whose names do not, in list
+    /// order: the second rank of a search.
+    public func describedMatches(_ query: String) -> [String] {
+        let wanted = query.trimmingCharacters(in: .whitespaces).lowercased()
+        guard !wanted.isEmpty else { return [] }
+        let named = Set(matches(query))
+        return list.uniqueFilterNames.filter { name in
+            guard !named.contains(name), let descriptor = list.record(named: name)?.descriptor else { return false }
+            return descriptor.description.lowercased().contains(wanted)
+                || descriptor.inputs.contains { $0.key.lowercased().contains(wanted) }
+        }
+    }
+
+    /// The next (or previous) match after the filter under the cursor, wrapping around: names first, then
+    /// descriptions and input keys (`n` goes through the name matches before the others).
     public func nextMatch(_ query: String, forward: Bool, includingCurrent: Bool = false) -> String? {
-        let found = matches(query)
+        let named = matches(query), described = describedMatches(query)
+        let found = named + described
         guard !found.isEmpty else { return nil }
+        let current = currentFilter?.filterName
+        if let current, let index = found.firstIndex(of: current) {
+            if includingCurrent { return current }
+            return found[(index + (forward ? 1 : found.count - 1)) % found.count]
+        }
+        // From a filter that does not match: the nearest one after (before) it in the list, of the best rank.
         let order = list.uniqueFilterNames
-        let position = currentFilter.flatMap { order.firstIndex(of: $0.filterName) } ?? -1
-        let ranked = found.compactMap { name in order.firstIndex(of: name).map { (name, $0) } }
+        let position = current.flatMap { order.firstIndex(of: $0) } ?? -1
+        let group = named.isEmpty ? described : named
+        let ranked = group.compactMap { name in order.firstIndex(of: name).map { (name, $0) } }
         if forward {
-            return (ranked.first { includingCurrent ? $0.1 >= position : $0.1 > position } ?? ranked.first)?.0
+            return (ranked.first { $0.1 >= position } ?? ranked.first)?.0
         }
         return (ranked.last { $0.1 < position } ?? ranked.last)?.0
     }

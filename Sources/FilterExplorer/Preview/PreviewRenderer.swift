@@ -15,6 +15,8 @@ public struct PreviewRequest: Sendable {
     /// Scale anything larger than the preview's pixel size to that size in the engine before chafa (video
     /// frames: chafa takes ~100 ms for a whole 1080p frame, 2 cores, against ~16 ms for the render itself).
     public var scalesToPreviewSize = false
+    /// Before | after: the source on the left of a divider, the output on its right.
+    public var split: SplitPreview?
 
     public init(image: Image, geometry: PreviewGeometry, proxyFactor: Int = 1, refinement: Image? = nil) {
         self.image = image
@@ -28,6 +30,20 @@ public struct PreviewRequest: Sendable {
         guard proxyFactor > 1 else { return geometry.imageRect }
         let shrink = 1 / Double(proxyFactor)
         return AffineTransform.scale(x: shrink, y: shrink).apply(to: geometry.imageRect).integral
+    }
+}
+
+/// The split before/after view of a preview request.
+public struct SplitPreview: Sendable {
+    /// The source, in the coordinates of the request's image (full size, or the same proxy).
+    public var before: Image
+    /// The full-size source, for the request's full-size refinement.
+    public var beforeRefinement: Image?
+    /// Where the divider is, as a fraction of the preview's width from its left edge.
+    public var fraction: Double
+
+    public init(before: Image, beforeRefinement: Image? = nil, fraction: Double) {
+        (self.before, self.beforeRefinement, self.fraction) = (before, beforeRefinement, fraction)
     }
 }
 
@@ -150,6 +166,7 @@ public final class PreviewRenderer: @unchecked Sendable {
             var frame = render(request, generation: generation, converter: converter, printer: printer, cancellation: cancellation)
             var refinement = request.refinement.map { PreviewRequest(image: $0, geometry: request.geometry) }
             refinement?.scalesToPreviewSize = request.scalesToPreviewSize
+            refinement?.split = request.split.map { SplitPreview(before: $0.beforeRefinement ?? $0.before, fraction: $0.fraction) }
             while true {
                 condition.lock()
                 inProgress = nil
@@ -247,8 +264,36 @@ public final class PreviewRenderer: @unchecked Sendable {
             rendered = (upscaleNearest(rendered.bytes, width: rendered.width, height: rendered.height,
                                        to: target.width, target.height), target.width, target.height)
         }
+        if let split = request.split {
+            // The source over the same rectangle, so both sides line up pixel for pixel.
+            var sourceRequest = request
+            sourceRequest.image = split.before
+            sourceRequest.split = nil
+            let source = try pixels(for: sourceRequest, context: context, cancellation: cancellation)
+            if source.width == rendered.width, source.height == rendered.height {
+                composeSplit(&rendered.bytes, before: source.bytes, width: rendered.width, height: rendered.height,
+                             fraction: split.fraction, dividerWidth: max(2, rendered.width / max(1, request.geometry.cells.width)))
+            }
+        }
         composeOverCheckerboard(&rendered.bytes, width: rendered.width, height: rendered.height)
         return rendered
+    }
+
+    /// Puts `before` left of the divider (at `fraction` of the width) and a white divider `dividerWidth` pixels
+    /// wide over it: done on the pixels, so it shows the same however they are drawn.
+    static func composeSplit(_ bytes: inout [UInt8], before: [UInt8], width: Int, height: Int, fraction: Double,
+                             dividerWidth: Int) {
+        let divider = min(width, max(0, Int((Double(width) * fraction).rounded())))
+        let dividerEnd = min(width, divider + dividerWidth)
+        bytes.withUnsafeMutableBufferPointer { p in
+            before.withUnsafeBufferPointer { b in
+                for y in 0..<height {
+                    let row = y * width * 4
+                    for i in row..<(row + divider * 4) { p[i] = b[i] }
+                    for i in (row + divider * 4)..<(row + dividerEnd * 4) { p[i] = 255 }
+                }
+            }
+        }
     }
 
     /// Transparent pixels shown over a grey checkerboard, as image editors show them (on the terminal's own

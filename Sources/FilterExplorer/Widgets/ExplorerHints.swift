@@ -93,6 +93,12 @@ enum ExplorerHints {
         return (descriptor.categories.contains("CICategoryReduction") && name != histogramDisplayFilter || rawValues, rawValues)
     }
 
+    /// Filters whose output does not show where their rectangle lies on the picture (a reduction's swatch, a
+    /// crop's result): while the rectangle is edited the preview shows the source with the rectangle outlined.
+    static func editsRectangleOnSource(_ descriptor: FilterDescriptor) -> Bool {
+        outputIsValues(descriptor).values || descriptor.name == "CICrop"
+    }
+
     /// Scalar inputs that are lengths in pixels although Apple's attributes type them as plain scalars: a proxy
     /// preview divides them like distances. (Relative sizes, such as CIVignette's radius, are not listed.)
     static let pixelScalars: Set<String> = [

@@ -7,11 +7,14 @@
 ///              ├────────────────────────────────────
 ///              │ controls (one row per input)
 ///              │ the selected input's description, default and range
+/// key bar: the keys of the current context (from 20 rows on)
 /// status line ────────────────────────────────────────
 /// ```
 public struct ExplorerLayout: Equatable, Sendable {
     public static let minimumColumns = 60
     public static let minimumRows = 16
+    /// Below this height the key bar gives its row to the preview (the status line keeps `? help`).
+    public static let keyBarMinimumRows = 20
 
     public let columns: Int
     public let rows: Int
@@ -24,6 +27,8 @@ public struct ExplorerLayout: Equatable, Sendable {
     public private(set) var chain: CellRect
     /// One line under the inputs: the selected input's description, default and range.
     public private(set) var inputHelp: CellRect
+    /// The keys of the current context, above the status line (no rows on short terminals).
+    public let keyBar: CellRect
     public let status: CellRect
 
     public var isTooSmall: Bool { columns < Self.minimumColumns || rows < Self.minimumRows }
@@ -35,7 +40,9 @@ public struct ExplorerLayout: Equatable, Sendable {
         self.rows = rows
         title = CellRect(x: 0, y: 0, width: columns, height: 1)
         status = CellRect(x: 0, y: max(0, rows - 1), width: columns, height: 1)
-        let body = max(0, rows - 2)
+        let keyRows = rows >= Self.keyBarMinimumRows ? 1 : 0
+        keyBar = CellRect(x: 0, y: max(0, rows - 1 - keyRows), width: columns, height: keyRows)
+        let body = max(0, rows - 2 - keyRows)
         // The tree gets about 30% of the width, between 24 and 42 columns; a separator column follows it.
         let treeWidth = min(42, max(24, columns * 3 / 10))
         tree = CellRect(x: 0, y: 1, width: treeWidth, height: body)
@@ -55,10 +62,10 @@ public struct ExplorerLayout: Equatable, Sendable {
         if fullScreen {
             tree = CellRect(x: 0, y: 1, width: 0, height: 0)
             preview = CellRect(x: 0, y: 1, width: columns, height: max(1, body))
-            chain = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
-            controlsHeader = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
-            controls = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
-            inputHelp = CellRect(x: 0, y: rows - 1, width: 0, height: 0)
+            chain = CellRect(x: 0, y: keyBar.y, width: 0, height: 0)
+            controlsHeader = CellRect(x: 0, y: keyBar.y, width: 0, height: 0)
+            controls = CellRect(x: 0, y: keyBar.y, width: 0, height: 0)
+            inputHelp = CellRect(x: 0, y: keyBar.y, width: 0, height: 0)
         }
     }
 }

@@ -44,6 +44,8 @@ struct RectangleWidget: InputWidget {
     func drawOverlay(_ control: InputControl, selected: Bool, geometry: PreviewGeometry, explorer: Explorer) {
         guard selected, case .vector(let v)? = explorer.session?.value(forKey: control.input.key), v.count == 4 else { return }
         let c = explorer.glyphs.corners
+        // On the source (a reduction's or crop's rectangle being edited): its edges too, so it reads as a frame.
+        if explorer.showsSourceForRectangle { drawEdges(v, geometry: geometry, explorer: explorer) }
         let corners = [(v[0], v[1] + v[3], c.topLeft), (v[0] + v[2], v[1] + v[3], c.topRight),
                        (v[0], v[1], c.bottomLeft), (v[0] + v[2], v[1], c.bottomRight)]
         for (px, py, glyph) in corners {
@@ -51,6 +53,31 @@ struct RectangleWidget: InputWidget {
             let x = min(px, geometry.imageRect.maxX - 0.01), y = max(py, geometry.imageRect.minY + 0.01)
             if let cell = geometry.cell(imageX: x, imageY: min(y, geometry.imageRect.maxY - 0.01)) {
                 explorer.terminal.put(cell.y, cell.x, glyph, .init(.marker, bold: true))
+            }
+        }
+    }
+
+    /// The rectangle's edges as lines of cells, clipped to the preview.
+    private func drawEdges(_ v: [Double], geometry: PreviewGeometry, explorer: Explorer) {
+        let image = geometry.imageRect
+        func cell(_ x: Double, _ y: Double) -> (x: Int, y: Int)? {
+            geometry.cell(imageX: min(max(x, image.minX), image.maxX - 0.01), imageY: min(max(y, image.minY + 0.01), image.maxY - 0.01))
+        }
+        guard let bottomLeft = cell(v[0], v[1]), let topRight = cell(v[0] + v[2], v[1] + v[3]) else { return }
+        let (left, right) = (min(bottomLeft.x, topRight.x), max(bottomLeft.x, topRight.x))
+        let (top, bottom) = (min(bottomLeft.y, topRight.y), max(bottomLeft.y, topRight.y))
+        let style = Terminal.Style(.marker, bold: true)
+        let glyphs = explorer.glyphs
+        if right - left > 1 {
+            for x in (left + 1)..<right {
+                explorer.terminal.put(top, x, glyphs.horizontal, style)
+                explorer.terminal.put(bottom, x, glyphs.horizontal, style)
+            }
+        }
+        if bottom - top > 1 {
+            for y in (top + 1)..<bottom {
+                explorer.terminal.put(y, left, glyphs.vertical, style)
+                explorer.terminal.put(y, right, glyphs.vertical, style)
             }
         }
     }
