@@ -224,7 +224,7 @@ _cifiltertest_render() {
     repeating_flags=()
     non_repeating_flags=(--overwrite --16bit --version -h --help)
     repeating_options=(--input -i)
-    non_repeating_options=(--output -o --format --jobs --shard --crop --recipe --quality --core-image-version --max-pixels --max-memory)
+    non_repeating_options=(--output -o --format --jobs --shard --crop --recipe --quality --core-image-version --max-pixels --max-memory --time-limit)
     __cifiltertest_offer_flags_options -1
 
     # Offer option value completions
@@ -262,6 +262,9 @@ _cifiltertest_render() {
     '--max-memory')
         return
         ;;
+    '--time-limit')
+        return
+        ;;
     esac
 }
 
@@ -269,7 +272,7 @@ _cifiltertest_animate() {
     repeating_flags=()
     non_repeating_flags=(--y4m --overwrite --version -h --help)
     repeating_options=(--animate)
-    non_repeating_options=(--input -i --output -o --recipe --frames --fps --ease --chroma --crop --core-image-version --max-pixels)
+    non_repeating_options=(--input -i --output -o --recipe --frames --fps --ease --chroma --crop --core-image-version --max-pixels --max-memory --time-limit)
     __cifiltertest_offer_flags_options -1
 
     # Offer option value completions
@@ -307,6 +310,12 @@ _cifiltertest_animate() {
     '--max-pixels')
         return
         ;;
+    '--max-memory')
+        return
+        ;;
+    '--time-limit')
+        return
+        ;;
     esac
 }
 
@@ -314,7 +323,7 @@ _cifiltertest_stream() {
     repeating_flags=()
     non_repeating_flags=(--drop --bench --version -h --help)
     repeating_options=()
-    non_repeating_options=(--recipe --input -i --output -o --matrix --range --output-matrix --output-range --output-chroma --queue --crop --core-image-version --max-pixels --threads --frames --size)
+    non_repeating_options=(--recipe --input -i --output -o --matrix --range --output-matrix --output-range --output-chroma --queue --crop --core-image-version --max-pixels --max-memory --time-limit --threads --frames --size)
     __cifiltertest_offer_flags_options -1
 
     # Offer option value completions
@@ -353,6 +362,12 @@ _cifiltertest_stream() {
         return
         ;;
     '--max-pixels')
+        return
+        ;;
+    '--max-memory')
+        return
+        ;;
+    '--time-limit')
         return
         ;;
     '--threads')

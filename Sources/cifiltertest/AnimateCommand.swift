@@ -76,8 +76,7 @@ struct AnimateCommand: ParsableCommand {
     @Option(name: .customLong("core-image-version"), help: ArgumentHelp("Reproduce an older Core Image (12, 8.1).", valueName: "N"))
     var coreImageVersion: String?
 
-    @Option(help: ArgumentHelp("The most pixels the output or any intermediate image may cover.", valueName: "n"))
-    var maxPixels: Double?
+    @OptionGroup(title: "Render budget") var budget: RenderBudgetOptions
 
     enum Destination { case pngFrames, gif, y4m }
 
@@ -87,7 +86,6 @@ struct AnimateCommand: ParsableCommand {
             guard (1...1000).contains(fps) else { throw ValidationError("--fps must be in 1…1000") }
             guard ["linear", "ease-in-out"].contains(ease) else { throw ValidationError("--ease is linear or ease-in-out") }
             guard chroma == 420 || chroma == 444 else { throw ValidationError("--chroma is 420 or 444") }
-            if let maxPixels, !(maxPixels >= 1 && maxPixels < 1e18) { throw ValidationError("--max-pixels needs a positive number") }
             let destination: Destination
             if y4m {
                 destination = .y4m
@@ -102,10 +100,9 @@ struct AnimateCommand: ParsableCommand {
             guard !animate.isEmpty else { throw ValidationError("give at least one --animate KEY=FROM:TO") }
             let tracks = try animate.map { try AnimationTrack(parsing: $0, chain: chain) }
             let source: Image? = try (input ?? chain.recipe.input).map { path in
-                let options = maxPixels.map { ImageFile.DecodeOptions(maximumPixels: Int($0)) } ?? .init()
-                return try ImageFile.load(path, options: options).image
+                try ImageFile.load(path, options: budget.decodeOptions).image
             }
-            let context = RenderContext(options: .init(maxPixels: maxPixels.map { Int($0) }))
+            let context = RenderContext(options: budget.renderOptions())
             let first = try chain.makeImage(input: source, overrides: overrides(tracks, frame: 0))
             let rect = try chain.outputRect(crop: crop, image: first, input: source)
             let area = PixelRect(covering: rect)

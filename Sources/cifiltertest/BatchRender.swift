@@ -107,7 +107,7 @@ struct BatchRender {
         let progress = BatchProgress(total: jobs.count + refused.count)
         for message in refused { progress.failed(message) }
         // One file per worker, each render on one thread; with a single worker the render takes every core.
-        let options = command.renderOptions(threads: workers > 1 ? 1 : nil)
+        let options = command.budget.renderOptions(threads: workers > 1 ? 1 : nil)
         let next = Counter()
         let start = Date()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in
@@ -119,7 +119,7 @@ struct BatchRender {
                         progress.skipped()
                         continue
                     }
-                    let source = try ImageFile.load(job.input, options: command.decodeOptions).image
+                    let source = try ImageFile.load(job.input, options: command.budget.decodeOptions).image
                     let image = try chain.makeImage(input: source)
                     let rect = try chain.outputRect(crop: command.crop, image: image, input: source)
                     let data = try ImageFile.encode(image, format: job.format, rect: rect, sixteenBit: command.sixteenBit,

@@ -93,18 +93,11 @@ struct RenderCommand: ParsableCommand {
         valueName: "N"))
     var coreImageVersion: String?
 
-    @Option(help: ArgumentHelp("The most pixels the output or any intermediate image may cover (default 268435456 = 2^28, or CIFILTERTEST_MAX_PIXELS).", valueName: "n"))
-    var maxPixels: Double?
-
-    @Option(help: ArgumentHelp("The most bytes the intermediate images of the render may take together (default 8 GiB, or CIFILTERTEST_MAX_BYTES).", valueName: "bytes"))
-    var maxMemory: Double?
+    @OptionGroup(title: "Render budget") var budget: RenderBudgetOptions
 
     func run() throws {
         do {
             guard (1...100).contains(quality) else { throw ValidationError("--quality must be in 1…100") }
-            for (name, limit) in [("--max-pixels", maxPixels), ("--max-memory", maxMemory)] {
-                if let limit, !(limit >= 1 && limit < 1e18) { throw ValidationError("\(name) needs a positive number") }
-            }
             let format = try format.map { text in
                 guard let format = ImageFile.Format(path: "x." + text) else { throw ValidationError("--format is png or jpeg, not \(text)") }
                 return format
@@ -118,7 +111,7 @@ struct RenderCommand: ParsableCommand {
             let image = try chain.makeImage(input: source)
             let rect = try chain.outputRect(crop: crop, image: image, input: source)
             try ImageFile.write(image, to: output, rect: rect, format: format, sixteenBit: sixteenBit, quality: quality,
-                                context: RenderContext(options: renderOptions(threads: nil)))
+                                context: RenderContext(options: budget.renderOptions()))
         } catch let error as ValidationError {
             throw error
         } catch {
@@ -127,19 +120,9 @@ struct RenderCommand: ParsableCommand {
         }
     }
 
-    func renderOptions(threads: Int?) -> RenderContext.Options {
-        RenderContext.Options(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                              maxPixels: maxPixels.map { Int($0) }, maxBytes: maxMemory.map { Int($0) })
-    }
-
-    /// `--max-pixels` also bounds the pixels an input file may declare (as the environment variable does).
-    var decodeOptions: ImageFile.DecodeOptions {
-        guard let maxPixels, maxPixels >= 1, maxPixels < 1e18 else { return .init() }
-        return .init(maximumPixels: Int(maxPixels))
-    }
 
     func loadInput(_ path: String) throws -> Image {
-        let loaded = try ImageFile.load(path, options: decodeOptions)
+        let loaded = try ImageFile.load(path, options: budget.decodeOptions)
         for warning in loaded.properties.warnings { Diagnostics.warn("\(path): \(warning)") }
         return loaded.image
     }

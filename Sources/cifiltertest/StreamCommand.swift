@@ -74,8 +74,7 @@ struct StreamCommand: ParsableCommand {
     @Option(name: .customLong("core-image-version"), help: ArgumentHelp("Reproduce an older Core Image (12, 8.1).", valueName: "N"))
     var coreImageVersion: String?
 
-    @Option(help: ArgumentHelp("The most pixels a frame, the output or any intermediate image may cover.", valueName: "n"))
-    var maxPixels: Double?
+    @OptionGroup(title: "Render budget") var budget: RenderBudgetOptions
 
     @Option(help: ArgumentHelp("Render threads (default: every core).", valueName: "n"))
     var threads: Int?
@@ -92,7 +91,6 @@ struct StreamCommand: ParsableCommand {
     func run() throws {
         do {
             guard (1...64).contains(queue) else { throw ValidationError("--queue must be in 1…64") }
-            if let maxPixels, !(maxPixels >= 1 && maxPixels < 1e18) { throw ValidationError("--max-pixels needs a positive number") }
             if let threads, threads < 1 { throw ValidationError("--threads must be positive") }
             let chain = try makeChain()
             let readMatrix = try Self.matrix(matrix, "--matrix"), readRange = try Self.range(range, "--range")
@@ -129,8 +127,7 @@ struct StreamCommand: ParsableCommand {
                 }
                 outFormat.chroma = chroma
             }
-            let context = RenderContext(options: .init(threads: threads ?? ProcessInfo.processInfo.activeProcessorCount,
-                                                       maxPixels: maxPixels.map { Int($0) }))
+            let context = RenderContext(options: budget.renderOptions(threads: threads))
             let writer = try Y4MWriter(path: bench ? nil : output, format: outFormat, context: context)
             // Frame-sized byte buffers (the decoded and the rendered 8-bit frame: 33 MB at 4K) are freed and
             // allocated again every frame. glibc would map and unmap them each time, and every page of the new
@@ -175,7 +172,7 @@ struct StreamCommand: ParsableCommand {
     }
 
     var maximumPixels: Int {
-        maxPixels.map { Int($0) } ?? ImageFile.DecodeOptions().maximumPixels
+        budget.decodeOptions.maximumPixels
     }
 
     func makeChain() throws -> RenderChain {

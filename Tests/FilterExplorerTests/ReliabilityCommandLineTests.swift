@@ -113,6 +113,37 @@ import FilterExplorer
         #expect(under.0 == 0, "\(under.1)")
     }
 
+    @Test func aRenderOverItsTimeLimitStopsWithOneLineAndNoFile() throws {
+        let binary = try #require(CommandLineTests.binary).path
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let output = directory.appendingPathComponent("slow.png").path
+        let heavy = ["CIZoomBlur", "inputAmount=200", "-i", RecipeCommandLineTests.photo, "-o", output]
+        // The command line has a time limit by default (600 s); a tiny one stops a heavy render at once.
+        let stopped = try cli.run(["render"] + heavy + ["--time-limit", "0.001"])
+        #expect(stopped.status != 0 && Self.isOneClearLine(stopped.stderr), "\(stopped.stderr)")
+        #expect(stopped.stderr.contains("time limit of 0.001 s") && stopped.stderr.contains("--time-limit"), "\(stopped.stderr)")
+        #expect(!FileManager.default.fileExists(atPath: output))
+        let fromEnvironment = try Tmux.spawnWithErrors("/usr/bin/env", ["CIFILTERTEST_TIME_LIMIT=0.001", "SWIFT_BACKTRACE=enable=no",
+                                                                        binary, "render"] + heavy)
+        #expect(fromEnvironment.0 != 0 && fromEnvironment.1.contains("time limit"), "\(fromEnvironment.1)")
+        // 0 turns it off, and the option wins over the environment.
+        let unlimited = try Tmux.spawnWithErrors("/usr/bin/env", ["CIFILTERTEST_TIME_LIMIT=0.001", "SWIFT_BACKTRACE=enable=no",
+                                                                 binary, "render", "CISepiaTone", "-i", RecipeCommandLineTests.photo,
+                                                                 "-o", output, "--time-limit", "0"])
+        #expect(unlimited.0 == 0, "\(unlimited.1)")
+        for bad in ["-1", "nan", "inf"] {
+            let refused = try cli.run(["render", "CISepiaTone", "-i", RecipeCommandLineTests.photo, "-o", output, "--overwrite",
+                                       "--time-limit", bad])
+            #expect(refused.status != 0 && refused.stderr.contains("--time-limit"), "\(bad): \(refused.stderr)")
+        }
+        // Frames have the same limit.
+        let frames = try cli.run(["animate", "CIZoomBlur", "--animate", "inputAmount=150:200", "--frames", "2", "-i",
+                                  RecipeCommandLineTests.photo, "-o", directory.appendingPathComponent("slow.gif").path,
+                                  "--time-limit", "0.001"])
+        #expect(frames.status != 0 && frames.stderr.contains("time limit"), "\(frames.stderr)")
+    }
+
     @Test func aGIFIsWrittenToItsFileAsFramesAreEncoded() throws {
         let binary = try #require(CommandLineTests.binary).path
         let directory = try Self.directory()

@@ -360,7 +360,8 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
         case .infiniteRect: "the image is infinite: give a rectangle to render (a crop)"
         case .emptyRect: "nothing to render: the rectangle is empty"
         case .overBudget(let message): message
-        case .timeLimit(let s): "the render took longer than its time limit of \(formatNumber(s)) s and was stopped"
+        case .timeLimit(let s):
+            "the render took longer than its time limit of \(formatNumber(s)) s and was stopped (raise it with --time-limit or CIFILTERTEST_TIME_LIMIT; 0 for none)"
         }
     }
 }
