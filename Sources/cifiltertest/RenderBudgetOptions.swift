@@ -30,13 +30,9 @@ struct RenderBudgetOptions: ParsableArguments {
         if let timeLimit, !(timeLimit >= 0 && timeLimit.isFinite) { throw ValidationError("--time-limit needs a number of seconds, 0 or more") }
     }
 
-    /// The option, else the environment (`CIFILTERTEST_TIME_LIMIT`, read as the other limits are), else 600 s;
-    /// 0 turns it off.
+    /// The option, else `CIFILTERTEST_TIME_LIMIT`, else 600 s; 0 turns it off.
     var seconds: Double? {
-        let environment = ProcessInfo.processInfo.environment["CIFILTERTEST_TIME_LIMIT"]
-            .flatMap { Double($0.replacingOccurrences(of: "_", with: "").trimmingCharacters(in: .whitespaces)) }
-            .flatMap { $0.isFinite && $0 >= 0 ? $0 : nil }
-        let limit = timeLimit ?? environment ?? Self.defaultTimeLimit
+        let limit = timeLimit ?? RenderContext.Options.environmentNumber("CIFILTERTEST_TIME_LIMIT") ?? Self.defaultTimeLimit
         return limit > 0 ? limit : nil
     }
 

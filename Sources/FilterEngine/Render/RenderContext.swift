@@ -46,10 +46,18 @@ public final class RenderContext: @unchecked Sendable {
         /// `CIFILTERTEST_MAX_BYTES`, so that decoding and rendering agree on what a value means.
         public static func environmentLimit(_ name: String,
                                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Int? {
+            guard let value = environmentNumber(name, environment: environment), value >= 1 else { return nil }
+            return Int(saturating: value)
+        }
+
+        /// A finite number of 0 or more from the environment, read as `environmentLimit` reads limits (the
+        /// command line's `CIFILTERTEST_TIME_LIMIT` too).
+        public static func environmentNumber(_ name: String,
+                                             environment: [String: String] = ProcessInfo.processInfo.environment) -> Double? {
             guard let text = environment[name] else { return nil }
             let cleaned = text.replacingOccurrences(of: "_", with: "").trimmingCharacters(in: .whitespaces)
-            guard let value = Double(cleaned), value.isFinite, value >= 1 else { return nil }
-            return Int(saturating: value)
+            guard let value = Double(cleaned), value.isFinite, value >= 0 else { return nil }
+            return value
         }
     }
 
