@@ -11,18 +11,6 @@ struct KernelLanguageAcceptanceTests {
 
     private func program(_ source: String) throws -> KernelProgram { try KernelProgram(source: source) }
 
-    private func compileError(_ source: String) -> KernelLanguageError? {
-        do {
-            _ = try KernelProgram(source: source)
-            return nil
-        } catch let e as KernelLanguageError {
-            return e
-        } catch {
-            Issue.record("unexpected error type \(error)")
-            return nil
-        }
-    }
-
     private func render(_ source: String, extent: Rect, _ arguments: [KernelArgument] = [],
                         roi: (@Sendable (Int, Rect) -> Rect)? = nil) throws -> PixelBuffer {
         let kernel = try program(source).kernels[0]

@@ -9,13 +9,15 @@ private func kernelImage(_ source: String, extent: Rect, image: Image? = nil, _ 
     return try program.kernels[0].apply(extent: extent, image: image, arguments: arguments, roi: roi)
 }
 
-private func compileError(_ source: String) -> KernelLanguageError? {
+/// The compiler's error for `source`, or nil when it compiles (another kind of error is recorded as a failure).
+func compileError(_ source: String) -> KernelLanguageError? {
     do {
         _ = try KernelProgram(source: source)
         return nil
     } catch let e as KernelLanguageError {
         return e
     } catch {
+        Issue.record("unexpected error type \(error)")
         return nil
     }
 }
