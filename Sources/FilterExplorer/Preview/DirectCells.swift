@@ -66,13 +66,7 @@ struct DirectCellWriter {
                 let cell = Cell(char: cells.chars[i], foreground: cells.foreground[i], background: cells.background[i])
                 guard rowsRewritten[y] || shown[position] != cell else { continue }
                 if out.isEmpty { out += Self.saveCursor }
-                if cursorAt != screenX {
-                    out += Self.csi
-                    Self.appendNumber(screenY + 1, to: &out)
-                    out.append(UInt8(ascii: ";"))
-                    Self.appendNumber(screenX + 1, to: &out)
-                    out.append(UInt8(ascii: "H"))
-                }
+                if cursorAt != screenX { Self.moveCursor(screenY, screenX, &out) }
                 if current == nil || current! != (cell.foreground, cell.background) {
                     out += Self.csi
                     appendColor(cell.foreground, background: false, to: &out)
@@ -95,12 +89,18 @@ struct DirectCellWriter {
     /// A blank in default colours at (y, x), where ncurses' model has one (its mark looked the same to it).
     private func blank(_ y: Int, _ x: Int, _ out: inout [UInt8], _ current: inout (fg: Int32, bg: Int32)?) {
         if out.isEmpty { out += Self.saveCursor }
-        out += Self.csi
-        Self.appendNumber(y + 1, to: &out)
-        out.append(UInt8(ascii: ";"))
-        Self.appendNumber(x + 1, to: &out)
-        out += Array("H".utf8) + Self.csi + Array("39;49m ".utf8)
+        Self.moveCursor(y, x, &out)
+        out += Self.csi + Array("39;49m ".utf8)
         current = (-1, -1)
+    }
+
+    /// CUP to the 0-based screen position (y, x).
+    private static func moveCursor(_ y: Int, _ x: Int, _ out: inout [UInt8]) {
+        out += csi
+        appendNumber(y + 1, to: &out)
+        out.append(UInt8(ascii: ";"))
+        appendNumber(x + 1, to: &out)
+        out.append(UInt8(ascii: "H"))
     }
 
     static let csi: [UInt8] = [0x1B, UInt8(ascii: "[")]
