@@ -1,5 +1,6 @@
 import Foundation
 internal import FilterEngine
+internal import KernelLanguage
 
 /// For an output rectangle and the index of an input image, the rectangle of that input a kernel reads.
 public typealias CIKernelROICallback = (Int32, CGRect) -> CGRect

@@ -72,7 +72,7 @@ public final class PixelBuffer: @unchecked Sendable {
     /// compiler vectorises, turns each point into its top-left texel's offset and its weights; a second reads
     /// the four texels. Points whose texels are not all inside take `sampleLinear`'s checked path.
     /// `scratch` holds 12 bytes a point.
-    func sampleLinear(_ points: UnsafePointer<SIMD2<Float>>, count: Int, into out: PlanarRow,
+    package func sampleLinear(_ points: UnsafePointer<SIMD2<Float>>, count: Int, into out: PlanarRow,
                       scratch: UnsafeMutableRawPointer) {
         // The first loop vectorises only as written: coordinates read as plain floats (element reads of SIMD2
         // stop it), three output arrays (more pointers exceed LLVM's run-time alias checks), selects rather

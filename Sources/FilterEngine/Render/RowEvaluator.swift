@@ -2,7 +2,7 @@ import Foundation
 import CImageIO
 
 /// Evaluates spans of fused nodes for one thread, in planar rows reused from span to span.
-struct RowEvaluator {
+package struct RowEvaluator {
     let plan: RenderPlan
     private let buffers: [PixelBuffer?]
     /// Per node, what the per-span path needs, taken out of `Image.Kind` once per plan (`Tables`) into plain memory:
@@ -45,7 +45,7 @@ struct RowEvaluator {
     /// Rows are evaluated in spans of this many pixels (16 KiB per planar row): short enough to stay in cache
     /// through a fused chain, long enough that the per-span bookkeeping is small. Measured on the dev machine
     /// (2 threads, 1080p): 1024 beat 256 by 10–20% on the five-filter chains; whole rows were slower.
-    static let spanWidth = 1024
+    package static let spanWidth = 1024
 
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchRows: Int
