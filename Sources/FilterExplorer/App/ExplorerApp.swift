@@ -268,7 +268,9 @@ public final class Explorer {
             if !running { break }
             advancePlayback()
             if needsRender { submitPreview() }
-            terminal.setInputTimeout(milliseconds: isPlaying ? 8 : 30)
+            // While a preview is awaited, polled often enough that its frame shows within a few ms of being
+            // finished (the renderer cannot wake ncurses' wait).
+            terminal.setInputTimeout(milliseconds: isPlaying ? 8 : renderingFor != nil ? 4 : 30)
             // The busy indicator counts tenths of a second while a render is in flight.
             let tenths = renderingFor.map { Int($0 * 10) }
             if tenths != shownRenderingTenths {
