@@ -45,11 +45,11 @@ extension Explorer {
             + "a again stops, value back"),
         ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
         ("v", "video (explore --video): pause / resume"),
-        ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard. "
-            + "Offers a new name in the last export's folder; asks before replacing a file"),
+        ("e", "export at full resolution with its recipe (.json), the render command to the clipboard; "
+            + "offers the last export's folder, asks before replacing"),
         ("S", "save the filter or chain as a look: a recipe in ~/.config/cifiltertest/looks, listed under Looks (end of the list) with the shipped ones"),
-        ("m", "mouse on / off: a click selects a filter, an input or a chain step; the wheel scrolls the list (the filter "
-            + "changes on a click), steps the slider under the pointer and moves among other inputs; click or drag sliders"),
+        ("m", "mouse on / off: a click selects a filter, input or chain step; the wheel scrolls the list, steps the slider "
+            + "under it; drag sliders"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
         ("z", "pan while zoomed: arrows move (Shift or HJKL by half a view), + - 1 0 zoom, Enter or Esc done"),
