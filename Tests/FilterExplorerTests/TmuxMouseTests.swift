@@ -28,6 +28,12 @@ struct TmuxMouseTests {
         throw TmuxError("no slider \(label) on the screen:\n\(screen)")
     }
 
+    /// The value at the end of the slider row labelled `label` (selected or not).
+    static func sliderValue(_ label: String, in screen: String) -> String? {
+        Tmux.lines(screen).first { $0.contains(" \(label) ") && $0.contains("●") }
+            .flatMap { $0.split(separator: " ").last.map(String.init) }
+    }
+
     @Test func wheelScrollsTheListStepsASliderAndAClickSelectsAChainStep() throws {
         let tmux = try Tmux(name: "mouse-wheel")
         defer { tmux.kill() }
@@ -66,11 +72,11 @@ struct TmuxMouseTests {
         client.wheelUp((knob.x + 2, knob.y))
         client.wheelUp((knob.x + 2, knob.y))
         let stepped = try tmux.waitFor("two notches step the value twice") {
-            Tmux.value(of: "Intensity", in: $0) == expected && Tmux.statusLine($0).contains("inputIntensity = \(expected)")
+            Self.sliderValue("Intensity", in: $0) == expected && Tmux.statusLine($0).contains("inputIntensity = \(expected) ")
         }
         #expect(stepped.contains("1 CISepiaTone"), "the chain is unchanged")
         tmux.send("u")
-        let undone = try tmux.waitFor("one undo takes back the burst") { Tmux.value(of: "Intensity", in: $0) == "0.5" }
+        let undone = try tmux.waitFor("one undo takes back the burst") { Self.sliderValue("Intensity", in: $0) == "0.5" }
         #expect(undone.contains("undone"), "\(undone)")
 
         // After a drag the status line shows the new value, not the undo's message.
