@@ -81,8 +81,11 @@ struct ExploreCommand: ParsableCommand {
             guard let mode, mode == .truecolor || mode == .indexed256 else {
                 throw ValidationError("--bench measures the truecolor (default) or 256-colour preview: --colors truecolor or 256")
             }
-            try ExplorerBenchmark.run(imagePath: image, columns: parts[0], rows: parts[1],
-                                      only: filter.map { $0.split(separator: ",").map(String.init) }, mode: mode)
+            // Each name as `explore --filter` takes it (`sepia`), a typo failing with suggestions.
+            let only = try filter.map { list in
+                try list.split(separator: ",").map { try Listing.resolveFilter(String($0), in: FiltersList.shared.catalog).name }
+            }
+            try ExplorerBenchmark.run(imagePath: image, columns: parts[0], rows: parts[1], only: only, mode: mode)
             return
         }
         // A name as `info` takes it (any case, without CI, a display name); an unknown one fails here, with

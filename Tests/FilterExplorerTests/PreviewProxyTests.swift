@@ -17,12 +17,55 @@ import Testing
         return path
     }()
 
-    @Test func theProxyFactorKeepsTheProxyAtLeastAsLargeAsThePreview() throws {
+    /// An opaque grey image of `width`×`height` pixels at the origin.
+    static func solid(width: Int, height: Int) -> Image {
+        let buffer = PixelBuffer(rect: PixelRect(x: 0, y: 0, width: width, height: height))
+        for y in 0..<height {
+            let row = buffer.row(y)
+            for x in 0..<width { row[x] = Pixel(0.5, 0.5, 0.5, 1) }
+        }
+        return Image(buffer: buffer)
+    }
+
+    @Test func theProxyFactorKeepsTheProxyNearlyAsLargeAsThePreview() throws {
         let samples = try SampleLibrary(imagePath: Self.bigSource)
         #expect(samples.proxyFactor(forPreview: (664, 528)) == 6)   // 4096 / 664 = 6.2
         #expect(samples.proxyFactor(forPreview: (5000, 5000)) == 1)
         let small = try ExplorerFixtures.samples()
         #expect(small.proxyFactor(forPreview: (664, 528)) == 1)
+        // Up to 10% smaller than the preview: 4096 / 7 = 585 is 95% of 616; 4096 / 8 = 512 would be 83%.
+        #expect(samples.proxyFactor(forPreview: (616, 616)) == 7)
+        // A source just larger than the preview is not shrunk (÷2 would halve it).
+        #expect(samples.proxyFactor(forPreview: (3000, 3000)) == 1)
+    }
+
+    /// A 24 MP photo (6000×4000) in the explorer's preview of a 140×45 and a 200×60 terminal.
+    @Test(arguments: [(140, 45, 8, 776), (200, 60, 5, 1224)])
+    func theProxyFactorOfA24MegapixelPhoto(columns: Int, rows: Int, factor: Int, previewWidth: Int) {
+        let source = Rect(x: 0, y: 0, width: 6000, height: 4000)
+        let layout = ExplorerLayout(columns: columns, rows: rows, controlCount: 4)
+        let pixels = PreviewGeometry(imageRect: source, area: layout.preview).pixelSize
+        #expect(pixels.width == previewWidth)
+        #expect(SampleLibrary.proxyFactor(source: source, preview: pixels) == factor)
+        // The proxy's columns are at least 90% of the preview's, and one more step of the factor would not be.
+        #expect(Double(6000 / factor) >= 0.9 * Double(pixels.width))
+        #expect(Double(6000 / (factor + 1)) < 0.9 * Double(pixels.width))
+    }
+
+    /// A proxy a few percent smaller than the preview is a photo, scaled smoothly by chafa; an output much
+    /// smaller than the preview (a reduction, a QR code) is still enlarged with nearest-neighbour.
+    @Test func aProxySlightlySmallerThanThePreviewIsNotEnlargedWithNearestNeighbour() throws {
+        let context = RenderContext()
+        let geometry = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 600, height: 400), area: CellRect(x: 0, y: 0, width: 40, height: 20))
+        #expect(geometry.pixelSize.width == 320 && geometry.pixelSize.height == 208)
+        // A ÷2 proxy of 300×200: 94% of the preview's width, 96% of its height.
+        let proxy = Self.solid(width: 300, height: 200)
+        let shown = try PreviewRenderer.pixels(for: PreviewRequest(image: proxy, geometry: geometry, proxyFactor: 2), context: context)
+        #expect(shown.width == 300 && shown.height == 200)
+        let small = Self.solid(width: 30, height: 20)
+        let smallGeometry = PreviewGeometry(imageRect: Rect(x: 0, y: 0, width: 60, height: 40), area: CellRect(x: 0, y: 0, width: 40, height: 20))
+        let enlarged = try PreviewRenderer.pixels(for: PreviewRequest(image: small, geometry: smallGeometry, proxyFactor: 2), context: context)
+        #expect(enlarged.width == smallGeometry.pixelSize.width && enlarged.height == smallGeometry.pixelSize.height)
     }
 
     @Test func pixelInputsAreScaledForTheProxy() {

@@ -442,11 +442,12 @@ final class TmuxMouseClient {
     }
 
     /// Button 1 pressed, dragged (motion with the button held) and released at screen cells (0-based).
-    func press(_ cell: (x: Int, y: Int)) { write("\u{1B}[<0;\(cell.x + 1);\(cell.y + 1)M") }
-    func drag(_ cell: (x: Int, y: Int)) { write("\u{1B}[<32;\(cell.x + 1);\(cell.y + 1)M") }
-    func release(_ cell: (x: Int, y: Int)) { write("\u{1B}[<0;\(cell.x + 1);\(cell.y + 1)m") }
+    func press(_ cell: (x: Int, y: Int)) { send("\u{1B}[<0;\(cell.x + 1);\(cell.y + 1)M") }
+    func drag(_ cell: (x: Int, y: Int)) { send("\u{1B}[<32;\(cell.x + 1);\(cell.y + 1)M") }
+    func release(_ cell: (x: Int, y: Int)) { send("\u{1B}[<0;\(cell.x + 1);\(cell.y + 1)m") }
 
-    private func write(_ text: String) {
+    /// Writes one report as the terminal would.
+    func send(_ text: String) {
         let bytes = Array(text.utf8)
         _ = bytes.withUnsafeBytes { Glibc.write(master, $0.baseAddress, $0.count) }
         // One report at a time, as a hand moves: each reaches the explorer before the next.

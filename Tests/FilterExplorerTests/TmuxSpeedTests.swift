@@ -132,6 +132,18 @@ struct TmuxSpeedTests {
         try tmux.quitAndCheckRestored()
     }
 
+    /// `explore --bench --filter` takes names as `explore --filter` does, and a typo fails with a suggestion.
+    @Test func benchFilterNamesAreResolvedAsExploreTakesThem() throws {
+        let binary = try Tmux.binary()
+        let (status, output) = try Tmux.spawnWithErrors(binary, ["explore", "--bench", "--filter", "sepia tone,colorinvert",
+                                                                 "--size", "80x24"])
+        #expect(status == 0, "\(output)")
+        #expect(output.contains("CISepiaTone") && output.contains("CIColorInvert"), "\(output)")
+        let (typoStatus, typo) = try Tmux.spawnWithErrors(binary, ["explore", "--bench", "--filter", "CISepiaTome", "--size", "80x24"])
+        #expect(typoStatus != 0)
+        #expect(typo.contains("no filter named \"CISepiaTome\"") && typo.contains("CISepiaTone"), "\(typo)")
+    }
+
     @Test func aLargeJPEGHeaderGivesItsOwnSize() throws {
         let tmux = try Tmux(name: "header-size")
         defer { tmux.kill() }

@@ -48,6 +48,9 @@ public final class Explorer {
         case text(TextEntry)
         /// A widget's modal editor, on the current control (`InputWidget.editorKey`).
         case editor(WidgetEditor)
+
+        var isNormal: Bool { if case .normal = self { true } else { false } }
+        var isText: Bool { if case .text = self { true } else { false } }
     }
 
     struct TextEntry {
@@ -55,6 +58,8 @@ public final class Explorer {
             case value(key: String)
             case search(cursor: Int, filter: String?)
             case export
+            /// Whether to replace the files an export to `path` would overwrite (n goes back to the name).
+            case confirmExport(path: String)
             /// The name of a look to save (`S`), then whether to replace the look of that name.
             case saveLook
             case replaceLook(name: String)
@@ -64,6 +69,8 @@ public final class Explorer {
         var purpose: Purpose
         var prompt: String
         var field: TextField
+        /// The files Tab completes in a path prompt (nil: not a path prompt).
+        var paths: PathCompletion.Kind? = nil
     }
 
     struct Message: Sendable {
@@ -136,6 +143,8 @@ public final class Explorer {
     var keepsSavedChain = false
     /// Set while the mouse drags a slider knob (the control's index).
     var draggingSlider: Int?
+    /// The slider a burst of wheel notches is stepping (one undo step for the burst; `endWheelBurst`).
+    var wheelBurstRow: Int?
     /// Undo histories, A/B sets and the edit in progress (`App/ExplorerEditing.swift`).
     var editing = EditingState()
     /// Set while the mouse drags a point or rectangle input on the preview.
@@ -269,7 +278,9 @@ public final class Explorer {
             if !running { break }
             advancePlayback()
             if needsRender { submitPreview() }
-            terminal.setInputTimeout(milliseconds: isPlaying ? 8 : 30)
+            // While a preview is awaited, polled often enough that its frame shows within a few ms of being
+            // finished (the renderer cannot wake ncurses' wait).
+            terminal.setInputTimeout(milliseconds: isPlaying ? 8 : renderingFor != nil ? 4 : 30)
             // The busy indicator counts tenths of a second while a render is in flight.
             let tenths = renderingFor.map { Int($0 * 10) }
             if tenths != shownRenderingTenths {
@@ -500,13 +511,24 @@ public final class Explorer {
     /// recipe names (generated masks, gradients, looks), then shows the `render` command that makes the same bytes
     /// and copies it to the clipboard. The image is rendered from the recipe, read back as `render --recipe` reads
     /// it, so the file, the recipe and the command cannot disagree.
-    func export(to typed: String) {
+    func export(to typed: String, replacing: Bool = false) {
         guard session != nil else { return }
         let path = FilterSession.absolute(typed)
         guard ImageFile.Format(path: path) != nil else {
             message = Message(text: "export failed: \(path): the name must end in .png, .jpg or .jpeg", isError: true)
             return
         }
+        // Files of an earlier export are replaced only when asked: its image, and its recipe (x.json is also
+        // the recipe of x.png when x.jpg is exported) and side files.
+        let existing = exportFilesExisting(output: path)
+        if !replacing, !existing.isEmpty {
+            let names = existing.map { ($0 as NSString).lastPathComponent }
+            mode = .text(TextEntry(purpose: .confirmExport(path: typed),
+                                   prompt: "\(names.joined(separator: ", ")) exist\(names.count == 1 ? "s" : ""): replace? (y/n) ",
+                                   field: TextField()))
+            return
+        }
+        state.lastExportFolder = (path as NSString).deletingLastPathComponent
         let framing: PreviewPlanner.Framing
         do { framing = try chainFramedOutput(forExport: true) } catch {
             message = Message(text: "export failed: \(error)", isError: true)
@@ -542,6 +564,30 @@ public final class Explorer {
                 mailbox.post(Message(text: "export of \(path) failed: \(reason)", isError: true))
             }
         }
+    }
+
+    /// The files an export to `output` writes that are there already.
+    func exportFilesExisting(output: String) -> [String] {
+        let paths = [output, FilterSession.recipePath(output: output)] + chainExportFiles(output: output).map(\.path)
+        var seen: Set<String> = []
+        return paths.filter { seen.insert($0).inserted && FileManager.default.fileExists(atPath: $0) }
+    }
+
+    /// The name `e` offers: the filter's (or the chain's last step's) in the folder of the last export, or the
+    /// working directory the first time (or when that folder is gone).
+    func defaultExportPath(name: String) -> String {
+        var isDirectory: ObjCBool = false
+        let folder = state.lastExportFolder.flatMap {
+            FileManager.default.fileExists(atPath: $0, isDirectory: &isDirectory) && isDirectory.boolValue ? $0 : nil
+        } ?? FileManager.default.currentDirectoryPath
+        let base = (folder as NSString).appendingPathComponent("\(name)-export")
+        // Not an earlier export's name: the first free one (-2, -3 ...), so a second e does not offer to replace.
+        var candidate = base + ".png", n = 2
+        while !exportFilesExisting(output: candidate).isEmpty, n < 1000 {
+            candidate = "\(base)-\(n).png"
+            n += 1
+        }
+        return candidate
     }
 
     /// The exports still running.

@@ -9,6 +9,8 @@ struct ChainStrip {
         var text: String
         var selected: Bool
         var bypassed: Bool
+        /// The step the item names (nil for "…").
+        var step: Int? = nil
     }
 
     static let separator = " › "
@@ -18,7 +20,7 @@ struct ChainStrip {
     static func items(names: [String], bypassed: [Bool], selected: Int, width: Int, unicode: Bool = true) -> [Item] {
         let all = names.enumerated().map { index, name in
             Item(text: "\(index + 1) " + (bypassed[index] ? (unicode ? "⊘" : "-") : "") + name,
-                 selected: index == selected, bypassed: bypassed[index])
+                 selected: index == selected, bypassed: bypassed[index], step: index)
         }
         let separator = unicode ? Self.separator : Self.asciiSeparator
         func length(_ range: Range<Int>) -> Int {
@@ -42,6 +44,19 @@ struct ChainStrip {
         if range.upperBound < all.count { items.append(Item(text: "…", selected: false, bypassed: false)) }
         return items
     }
+
+    /// The step drawn at `column` (0 = the first column after the label), as `items` lays the strip out; nil
+    /// on a separator, an "…" or past the end.
+    static func step(atColumn column: Int, items: [Item], unicode: Bool = true) -> Int? {
+        let separator = unicode ? Self.separator : Self.asciiSeparator
+        var x = 0
+        for (i, item) in items.enumerated() {
+            if i > 0 { x += separator.count }
+            if column >= x, column < x + item.text.count { return item.step }
+            x += item.text.count
+        }
+        return nil
+    }
 }
 
 extension Explorer {
@@ -50,18 +65,11 @@ extension Explorer {
         let area = layout.chain
         guard !area.isEmpty, chain.count > 0 else { return }
         let focused = focus == .chain
-        // The keys are in the status line while the strip has the focus.
-        let label = focused ? "Chain: " : "Chain (c): "
-        terminal.put(area.y, area.x + 1, label, width: area.width - 1, .init(focused ? .accent : .dim, bold: focused))
-        let x0 = area.x + 1 + label.count
-        let width = area.maxX - x0
-        guard width > 4 else { return }
-        let unicode = glyphs.unicode
-        let separator = unicode ? ChainStrip.separator : ChainStrip.asciiSeparator
-        let items = ChainStrip.items(names: chain.steps.map(\.session.name), bypassed: chain.steps.map(\.bypass),
-                                     selected: chain.selected, width: width, unicode: unicode)
-        var x = x0
-        for (i, item) in items.enumerated() {
+        terminal.put(area.y, area.x + 1, chainStripLabel, width: area.width - 1, .init(focused ? .accent : .dim, bold: focused))
+        guard let strip = chainStripItems(layout) else { return }
+        let separator = glyphs.unicode ? ChainStrip.separator : ChainStrip.asciiSeparator
+        var x = strip.x
+        for (i, item) in strip.items.enumerated() {
             if i > 0 {
                 terminal.put(area.y, x, separator, width: area.maxX - x, .init(.dim))
                 x += separator.count
@@ -71,6 +79,31 @@ extension Explorer {
             terminal.put(area.y, x, item.text, width: area.maxX - x, style)
             x += item.text.count
         }
+    }
+
+    /// The keys are in the status line while the strip has the focus; otherwise the label names the key.
+    private var chainStripLabel: String { focus == .chain ? "Chain: " : "Chain (c): " }
+
+    /// Where the strip's steps start and the items drawn there (nil when there is no room for them).
+    private func chainStripItems(_ layout: ExplorerLayout) -> (x: Int, items: [ChainStrip.Item])? {
+        let area = layout.chain
+        let x0 = area.x + 1 + chainStripLabel.count
+        let width = area.maxX - x0
+        guard !area.isEmpty, chain.count > 0, width > 4 else { return nil }
+        return (x0, ChainStrip.items(names: chain.steps.map(\.session.name), bypassed: chain.steps.map(\.bypass),
+                                     selected: chain.selected, width: width, unicode: glyphs.unicode))
+    }
+
+    /// A click on the strip: on a step it selects that step (as ← → do) and gives the strip the focus; elsewhere
+    /// on the strip it only gives the focus.
+    func clickChainStrip(x: Int) {
+        // Where the steps are as drawn now (the label, and so the steps, move when the focus comes).
+        let clicked = chainStripItems(layout).flatMap {
+            ChainStrip.step(atColumn: x - $0.x, items: $0.items, unicode: glyphs.unicode)
+        }
+        focus = .chain
+        needsRender = true
+        if let clicked, clicked != chain.selected { selectStep(clicked) }
     }
 
     /// The title's note on what the preview shows, for a chain of several steps.

@@ -24,7 +24,7 @@ extension Explorer {
         ("/  n  N", "search filters (names first, then descriptions and input keys); next / previous match; no match stays put and says so"),
         ("← →  h l", "inputs: step a slider (fine) or a choice: image, cube look, curves, colour space"),
         ("Shift-← →  H L  [ ]  PgUp PgDn", "inputs: coarse step"),
-        ("Enter", "inputs: type a value or a path (.cube for cubes), open a list (choices, booleans) or an editor"),
+        ("Enter", "inputs: type a value or a path (.cube for cubes; Tab completes it, twice lists), open a list (choices, booleans) or an editor"),
         ("=", "type: pi/4, 45° or 45deg, 2*default, + - * / ( )"),
         ("Space", "inputs: flip a toggle"),
         ("r  R", "reset the input / all inputs of the filter"),
@@ -45,9 +45,11 @@ extension Explorer {
             + "a again stops, value back"),
         ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
         ("v", "video (explore --video): pause / resume"),
-        ("e", "export the output at full resolution with its recipe (.json); the render command goes to the clipboard"),
+        ("e", "export at full resolution with its recipe (.json), the render command to the clipboard; "
+            + "offers the last export's folder, asks before replacing"),
         ("S", "save the filter or chain as a look: a recipe in ~/.config/cifiltertest/looks, listed under Looks (end of the list) with the shipped ones"),
-        ("m", "mouse on / off (click to select, wheel to scroll, click or drag sliders)"),
+        ("m", "mouse on / off: a click selects a filter, input or chain step; the wheel scrolls the list, steps the slider "
+            + "under it; drag sliders"),
         ("+  -", "zoom the preview in / out around its centre (the wheel over the preview: around the pointer)"),
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
         ("z", "pan while zoomed: arrows move (Shift or HJKL by half a view), + - 1 0 zoom, Enter or Esc done"),
@@ -61,6 +63,9 @@ extension Explorer {
     ]
 
     func handle(_ event: InputEvent) {
+        // Anything but another notch of the wheel over the inputs ends a burst of them (its undo step is recorded).
+        if case .mouse(let mouse) = event, mouse.action == .wheelUp || mouse.action == .wheelDown,
+           layout.controls.contains(x: mouse.x, y: mouse.y) {} else { endWheelBurst() }
         switch event {
         case .resize:
             needsRender = true
@@ -86,6 +91,11 @@ extension Explorer {
         case .details:
             mode = .normal
         case .text(var entry):
+            if key == .tab, let kind = entry.paths {
+                completePath(&entry, kind: kind)
+                mode = .text(entry)
+                return
+            }
             let outcome = entry.field.handle(key)
             mode = .text(entry)
             textEntryChanged(entry, outcome: outcome)
@@ -176,8 +186,8 @@ extension Explorer {
                               isError: false)
         case .char("e"):
             guard let session else { return true }
-            let path = FileManager.default.currentDirectoryPath + "/\(session.name)-export.png"
-            mode = .text(TextEntry(purpose: .export, prompt: "export to: ", field: TextField(path)))
+            mode = .text(TextEntry(purpose: .export, prompt: "export to: ", field: TextField(defaultExportPath(name: session.name)),
+                                   paths: .image))
         case .ctrl("l"):
             terminal.clearAll()
         case .char("d"):
@@ -290,7 +300,8 @@ extension Explorer {
             return
         }
         let text = initial ?? control.widget.initialText(control, explorer: self)
-        mode = .text(TextEntry(purpose: .value(key: key), prompt: control.widget.textPrompt(control), field: TextField(text)))
+        mode = .text(TextEntry(purpose: .value(key: key), prompt: control.widget.textPrompt(control), field: TextField(text),
+                               paths: control.widget.pathKind))
     }
 
     private func textEntryChanged(_ entry: TextEntry, outcome: TextField.Outcome) {
@@ -353,6 +364,15 @@ extension Explorer {
         case (.export, .submit):
             mode = .normal
             export(to: entry.field.text.trimmingCharacters(in: .whitespaces))
+        case (.confirmExport(let path), .submit):
+            mode = .normal
+            if ["y", "yes"].contains(entry.field.text.trimmingCharacters(in: .whitespaces).lowercased()) {
+                export(to: path, replacing: true)
+            } else {
+                // Back to the name, to choose another.
+                mode = .text(TextEntry(purpose: .export, prompt: "export to: ", field: TextField(path), paths: .image))
+                message = Message(text: "nothing replaced: change the name, or Esc", isError: false)
+            }
         case (.saveLook, .submit):
             submitLookName(entry.field.text)
         case (.replaceLook(let name), .submit):
@@ -364,6 +384,23 @@ extension Explorer {
             }
         default:
             break
+        }
+    }
+
+    /// Tab in a path prompt: the path grows to what the matching entries share; when it cannot, they are
+    /// listed above the prompt.
+    private func completePath(_ entry: inout TextEntry, kind: PathCompletion.Kind) {
+        let typed = entry.field.text
+        let completion = PathCompletion.complete(typed, keeps: kind.keeps)
+        if completion.candidates.isEmpty {
+            message = Message(text: "no \(kind == .cube ? ".cube file or folder" : "image or folder") starts with \"\(typed)\"",
+                              isError: false)
+        } else if completion.isAmbiguous(from: typed) {
+            message = Message(text: PathCompletion.listing(completion.candidates), isError: false)
+        } else {
+            entry.field = TextField(completion.text)
+            let more = completion.candidates.count
+            message = more > 1 ? Message(text: "\(more) matches (Tab again lists them)", isError: false) : nil
         }
     }
 
@@ -449,8 +486,36 @@ extension Explorer {
 
     // MARK: Mouse
 
+    /// The wheel over the inputs: over a slider it steps the value (a burst of notches is one undo step), over
+    /// another row it moves the selection.
+    private func wheelOverControls(row: Int, up: Bool, session: FilterSession) {
+        guard session.controls.indices.contains(row), case .slider = session.controls[row].kind,
+              mode.isNormal else {
+            controlCursor = up ? max(0, controlCursor - 1) : min(session.controls.count - 1, controlCursor + 1)
+            return
+        }
+        focus = .controls
+        controlCursor = row
+        if wheelBurstRow != row {
+            endWheelBurst()
+            beginEditGroup()
+            wheelBurstRow = row
+        }
+        let control = session.controls[row]
+        control.widget.step(control, by: up ? 1 : -1, coarse: false, explorer: self)
+    }
+
+    /// Ends a burst of wheel notches on a slider: what they changed becomes one undo step.
+    func endWheelBurst() {
+        guard wheelBurstRow != nil else { return }
+        wheelBurstRow = nil
+        endEditGroup()
+    }
+
     private func handleMouse(_ mouse: MouseEvent) {
         let layout = layout
+        // As after a key: the status line shows the value changed, not an older message.
+        if mouse.action != .release, !mode.isText { message = nil }
         if mouse.action == .release {
             draggingDivider = false
             if draggingSlider != nil {
@@ -515,28 +580,32 @@ extension Explorer {
             return
         }
         if layout.tree.contains(x: x, y: y), draggingSlider == nil {
-            var clicked = false
             switch mouse.action {
-            case .wheelUp: tree.moveCursor(by: -3)
-            case .wheelDown: tree.moveCursor(by: 3)
+            // The wheel scrolls the list only: the filter shown (a chain's step) changes on a click or Enter.
+            case .wheelUp: tree.scrollView(by: -3, height: layout.tree.height)
+            case .wheelDown: tree.scrollView(by: 3, height: layout.tree.height)
             case .press, .click:
                 focus = .filters
                 let row = tree.scroll + (y - layout.tree.y)
                 guard tree.rows.indices.contains(row) else { return }
                 tree.moveCursor(to: row)
                 if tree.currentRow?.isHeader == true { tree.toggle() }
-                else if let look = tree.currentLook { openLook(look); return }
-                else { clicked = true }
+                else if let look = tree.currentLook { openLook(look) }
+                else if let record = tree.currentFilter {
+                    // A click on a filter chooses it (in a chain, for the selected step).
+                    browse(toFilterNamed: record.filterName)
+                    commitBrowsePreview()
+                }
             default: return
             }
-            if let record = tree.currentFilter { browse(toFilterNamed: record.filterName) }
-            // A click on a filter chooses it (in a chain, for the selected step); the wheel only previews.
-            if clicked { commitBrowsePreview() }
+        } else if layout.chain.contains(x: x, y: y), draggingSlider == nil {
+            if mouse.action == .press || mouse.action == .click { clickChainStrip(x: x) }
         } else if layout.controls.contains(x: x, y: y) || draggingSlider != nil {
             guard let session else { return }
             switch mouse.action {
-            case .wheelUp: controlCursor = max(0, controlCursor - 1)
-            case .wheelDown: controlCursor = min(session.controls.count - 1, controlCursor + 1)
+            case .wheelUp, .wheelDown:
+                let row = controlScroll + (y - layout.controls.y)
+                wheelOverControls(row: row, up: mouse.action == .wheelUp, session: session)
             case .press, .click, .drag:
                 // A drag keeps to the row its press started on, wherever the pointer goes.
                 let row = draggingSlider ?? (controlScroll + (y - layout.controls.y))

@@ -11,7 +11,8 @@ extension Explorer {
             if case .search = entry.purpose {
                 return [Item("Enter", "go there", 0), Item("Esc", "back", 0), Item("n N", "next / previous (after Enter)", 2)]
             }
-            return [Item("Enter", "accept", 0), Item("Esc", "cancel", 0), Item("← →", "move", 2), Item("Ctrl-U", "clear", 3)]
+            let tab = entry.paths == nil ? [] : [Item("Tab", "complete the path", 1)]
+            return [Item("Enter", "accept", 0), Item("Esc", "cancel", 0)] + tab + [Item("← →", "move", 2), Item("Ctrl-U", "clear", 3)]
         case .editor:
             return [Item("Enter", "done", 0), Item("Esc", "cancel", 0)]
         case .view:

@@ -12,6 +12,8 @@ public struct ExplorerState: Codable, Equatable, Sendable {
     /// Filter name → input key → value text.
     public var values: [String: [String: String]] = [:]
     public var chain: SavedChain?
+    /// The folder of the last export: the next `e` offers a name there.
+    public var lastExportFolder: String?
 
     public init(lastFilter: String? = nil, values: [String: [String: String]] = [:], chain: SavedChain? = nil) {
         self.lastFilter = lastFilter
@@ -19,7 +21,7 @@ public struct ExplorerState: Codable, Equatable, Sendable {
         self.chain = chain
     }
 
-    enum CodingKeys: String, CodingKey { case version, lastFilter, values, chain }
+    enum CodingKeys: String, CodingKey { case version, lastFilter, values, chain, lastExportFolder }
 
     /// Reads what it can: a part of the wrong shape (one filter's values, the chain, one of its steps) is left
     /// out and named in the decoder's `LoadNotes`, the rest is kept.
@@ -32,6 +34,8 @@ public struct ExplorerState: Codable, Equatable, Sendable {
             notes?.add("the last filter")
         }
         lastFilter = try? container.decodeIfPresent(String.self, forKey: .lastFilter)
+        // Only a convenience: a folder of the wrong shape is forgotten without a note.
+        lastExportFolder = try? container.decodeIfPresent(String.self, forKey: .lastExportFolder)
         if container.contains(.values) {
             if let lenient = try? container.decode([String: Lenient<[String: String]>].self, forKey: .values) {
                 for (name, entry) in lenient.sorted(by: { $0.key < $1.key }) {
@@ -49,6 +53,7 @@ public struct ExplorerState: Codable, Equatable, Sendable {
 
     public static func == (a: ExplorerState, b: ExplorerState) -> Bool {
         a.version == b.version && a.lastFilter == b.lastFilter && a.values == b.values && a.chain == b.chain
+            && a.lastExportFolder == b.lastExportFolder
     }
 
     /// `$XDG_STATE_HOME/cifiltertest/state.json`, or `~/.local/state/cifiltertest/state.json`.

@@ -38,8 +38,12 @@ public final class FilterTree {
 
     public let list: FiltersList
     public private(set) var rows: [Row] = []
-    public private(set) var cursor = 0
+    public private(set) var cursor = 0 {
+        didSet { followsCursor = true }
+    }
     public var scroll = 0
+    /// False after the wheel scrolled the view on its own: the cursor may then be out of view until it moves.
+    private var followsCursor = true
     /// Set by `reveal`: a jump (search, start-up) centres the filter rather than leaving it on the edge.
     private var centreNextScroll = false
     public var showAllCategories = false {
@@ -223,9 +227,21 @@ public final class FilterTree {
         return (ranked.last { $0.1 < position } ?? ranked.last)?.0
     }
 
-    /// Keeps the cursor inside a window of `height` rows.
+    /// Scrolls the view by `rows` (the wheel) without moving the cursor, as a file manager's list does: the
+    /// filter shown stays until a click or Enter chooses another.
+    public func scrollView(by rows: Int, height: Int) {
+        guard height > 0 else { return }
+        scroll = max(0, min(scroll + rows, max(0, self.rows.count - height)))
+        followsCursor = false
+    }
+
+    /// Keeps the cursor inside a window of `height` rows (unless the wheel scrolled the view since it moved).
     public func scrollToCursor(height: Int) {
         guard height > 0 else { return }
+        guard followsCursor else {
+            scroll = max(0, min(scroll, max(0, rows.count - height)))
+            return
+        }
         if centreNextScroll, cursor < scroll || cursor >= scroll + height {
             scroll = cursor - height / 2
         }

@@ -242,7 +242,7 @@ extension LiveAnimation {
     }
 
     /// One end's text as a value of the input's shape: a number expression (`pi/4`, `45°` for angles,
-    /// `2*default`), a list of them in brackets, or for colours also `#rrggbb[aa]`.
+    /// `2*default`), a list of them in brackets, or for colours also what `ColorText` reads (hex, names, hsv/hsl).
     static func value(_ text: String, part: String, input: InputDescriptor, shape: Shape, count: Int) throws -> FilterValue {
         func failed(_ reason: String) -> FilterExplorerError { FilterExplorerError("\(part) \"\(text)\": \(reason)") }
         let defaults = defaultNumbers(input)
@@ -255,8 +255,10 @@ extension LiveAnimation {
                 }
                 return .number(result.value)
             case .color where text.hasPrefix("#"):
-                guard let color = ValueParser.color(text) else { throw failed("a colour is #rrggbb or #rrggbbaa") }
+                guard let color = ColorText.parse(text) else { throw failed("a colour is #rrggbb or #rrggbbaa") }
                 return .color(color)
+            case .color where ColorText.parse(text) != nil:
+                return .color(ColorText.parse(text)!)
             case .vector, .color, .transform:
                 let numbers = try NumberExpression.evaluateList(text, defaults: defaults)
                 let allowed = shape == .color ? [3, 4] : [count]

@@ -370,12 +370,20 @@ public final class SampleLibrary {
         return proxy
     }
 
+    /// How small a proxy may be against the preview's pixels, on each axis. Rounding the factor down alone
+    /// made a 6000×4000 photo's proxy 1500×1000 for 1224 columns of samples at 200×60 (÷4, 1.5 MP to render,
+    /// against 0.96 MP at ÷5, whose 1200 columns lose nothing visible in the cells).
+    public static let proxyCoverage = 0.9
+
     /// The whole factor by which previews shrink the images for a preview of `pixels` (width, height): the
-    /// largest that keeps the source at least as large as the preview, 1 when the source is not larger.
+    /// largest that keeps the source at least `proxyCoverage` of the preview's size, 1 when it is not larger.
     public func proxyFactor(forPreview pixels: (width: Int, height: Int)) -> Int {
-        let rect = sourceRect
+        Self.proxyFactor(source: sourceRect, preview: pixels)
+    }
+
+    static func proxyFactor(source rect: Rect, preview pixels: (width: Int, height: Int)) -> Int {
         guard pixels.width > 0, pixels.height > 0, !rect.isInfinite else { return 1 }
-        let ratio = min(rect.width / Double(pixels.width), rect.height / Double(pixels.height))
+        let ratio = min(rect.width / Double(pixels.width), rect.height / Double(pixels.height)) / proxyCoverage
         return ratio.isFinite ? max(1, min(64, Int(ratio))) : 1
     }
 

@@ -234,7 +234,8 @@ public final class PreviewRenderer: @unchecked Sendable {
 
     /// The RGBA8 pixels chafa gets: the shown rectangle at full resolution (chafa downscales it well), first
     /// downscaled by the engine when huge, and upscaled with nearest-neighbour when smaller than the preview so
-    /// small outputs (QR codes, barcodes) stay sharp.
+    /// small outputs (QR codes, barcodes) stay sharp. A proxy a little smaller than the preview
+    /// (`SampleLibrary.proxyCoverage`) is a photo, not a small output: it is left to chafa's smooth scaling.
     static func pixels(for request: PreviewRequest, context: RenderContext, cancellation: RenderCancellation? = nil) throws
         -> (bytes: [UInt8], width: Int, height: Int)
     {
@@ -260,7 +261,9 @@ public final class PreviewRenderer: @unchecked Sendable {
         }
         // Small outputs are enlarged so they stay sharp (a video frame shrunk above is left to chafa).
         let shrunk = request.scalesToPreviewSize && rendered.width * 2 >= target.width && rendered.height * 2 >= target.height
-        if !shrunk, rendered.width < target.width || rendered.height < target.height {
+        let coverage = request.proxyFactor > 1 ? SampleLibrary.proxyCoverage : 1
+        if !shrunk, Double(rendered.width) < Double(target.width) * coverage
+            || Double(rendered.height) < Double(target.height) * coverage {
             rendered = (upscaleNearest(rendered.bytes, width: rendered.width, height: rendered.height,
                                        to: target.width, target.height), target.width, target.height)
         }

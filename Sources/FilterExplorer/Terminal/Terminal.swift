@@ -269,7 +269,7 @@ public final class Terminal {
     }
 
     /// How long `readEvent` waits for input, in milliseconds: 30 normally, less while a video or an
-    /// animation plays, so that finished frames are picked up sooner.
+    /// animation plays or a preview is awaited, so that finished frames are picked up sooner.
     public func setInputTimeout(milliseconds: Int32) {
         guard milliseconds != inputTimeout else { return }
         inputTimeout = milliseconds

@@ -31,6 +31,8 @@ struct ColorTableWidget: InputWidget {
         isCube ? "\(control.input.key) (.cube file or look): " : "\(control.input.key) (curves name): "
     }
 
+    var pathKind: PathCompletion.Kind? { isCube ? .cube : nil }
+
     func initialText(_ control: InputControl, explorer: Explorer) -> String {
         guard let table = explorer.session?.tableChoices[control.input.key] else { return "" }
         if case .cubeFile(let path) = table { return path }

@@ -2,10 +2,30 @@ import FilterEngine
 import Foundation
 
 /// A colour: a swatch, its hex and components. Enter opens the component editor (↑ ↓ component, ← → step,
-/// # hex entry); text entry takes `#rrggbb[aa]` or `r g b [a]`.
+/// # or = typed entry); text entry takes the forms `ColorText` reads (hex, names, hsv/hsl, `r g b [a]`). An
+/// opaque colour (`CIAttributeTypeOpaqueColor`) refuses an alpha below 1 rather than quietly dropping it, so
+/// what is shown is what the filter gets.
 struct ColorWidget: InputWidget {
     var kind: ControlKind { .color }
-    var help: (keys: String, meaning: String)? { ("colour editor", "↑↓ component, ←→ step, # hex entry") }
+    var help: (keys: String, meaning: String)? {
+        ("colour editor", "↑↓ component, ←→ step, # or = type it: \(ColorText.forms)")
+    }
+
+    func setText(_ text: String, control: InputControl, explorer: Explorer) throws {
+        guard let session = explorer.session else { return }
+        let key = control.input.key
+        guard let color = ColorText.parse(text) else {
+            throw FilterExplorerError("\(key): \"\(text)\" is not a colour; type one of \(ColorText.forms)")
+        }
+        try Self.checkOpaque(color, control: control)
+        try session.set(.color(color), forKey: key)
+    }
+
+    /// An opaque colour input's refusal of an alpha below 1.
+    static func checkOpaque(_ color: Color, control: InputControl) throws {
+        guard control.input.type == .opaqueColor, color.alpha < 1 else { return }
+        throw FilterExplorerError("\(control.input.key) is an opaque colour: its alpha stays 1 (\(formatNumber(color.alpha)) refused)")
+    }
 
     func drawRow(_ row: WidgetRow, explorer: Explorer) {
         let terminal = explorer.terminal
@@ -38,7 +58,12 @@ struct ColorWidget: InputWidget {
         guard case .color(let color)? = explorer.session?.value(forKey: control.input.key) else { return .editing }
         let component = editor.selection
         func stepped(_ steps: Int, _ coarse: Bool) {
-            explorer.apply(.color(ColorStepper.stepped(color, component: component, by: steps, coarse: coarse)), to: control.input.key)
+            let next = ColorStepper.stepped(color, component: component, by: steps, coarse: coarse)
+            do { try Self.checkOpaque(next, control: control) } catch {
+                explorer.message = .init(text: "\(error)", isError: true)
+                return
+            }
+            explorer.apply(.color(next), to: control.input.key)
         }
         switch key {
         case .up, .char("k"), .backTab: editor.selection = (component + 3) % 4
@@ -54,6 +79,8 @@ struct ColorWidget: InputWidget {
         return .editing
     }
 
-    func editorHint(_ editor: WidgetEditor) -> String? { "colour: ↑↓ component, ←→ step (Shift ×10), # hex, Enter done, Esc cancel" }
-    func editorShortHint(_ editor: WidgetEditor) -> String? { "colour: ↑↓ ←→ #, Enter/Esc" }
+    func editorHint(_ editor: WidgetEditor) -> String? {
+        "colour: ↑↓ component, ←→ step (Shift ×10), # or = type (\(ColorText.forms)), Enter done, Esc cancel"
+    }
+    func editorShortHint(_ editor: WidgetEditor) -> String? { "colour: ↑↓ ←→, # type (ff0000 red hsv()), Enter/Esc" }
 }

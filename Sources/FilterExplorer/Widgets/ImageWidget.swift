@@ -28,6 +28,7 @@ struct ImageWidget: InputWidget {
     }
 
     func textPrompt(_ control: InputControl) -> String { "\(control.input.key) file: " }
+    var pathKind: PathCompletion.Kind? { .image }
 
     func initialText(_ control: InputControl, explorer: Explorer) -> String {
         explorer.chainImageInitialText(control) ?? explorer.session?.imageChoices[control.input.key].flatMap(explorer.samples.path) ?? ""

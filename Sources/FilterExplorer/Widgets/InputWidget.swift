@@ -35,6 +35,8 @@ protocol InputWidget: Sendable {
     func textPrompt(_ control: InputControl) -> String
     func initialText(_ control: InputControl, explorer: Explorer) -> String
     func setText(_ text: String, control: InputControl, explorer: Explorer) throws
+    /// The files Tab completes when the typed text is a path (nil: it is not one).
+    var pathKind: PathCompletion.Kind? { get }
 
     /// A modal editor, opened by `activate`: its keys (Enter and Esc are the explorer's), its status hint, and
     /// what it draws besides the row (a list, a box). `editorMouse` returns nil when the click is not on it.
@@ -125,6 +127,8 @@ extension InputWidget {
         guard let session = explorer.session else { return }
         try session.set(ValueFiles().value(text, for: control.input, filter: session.name), forKey: control.input.key)
     }
+
+    var pathKind: PathCompletion.Kind? { nil }
 
     func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome { .editing }
     func editorHint(_ editor: WidgetEditor) -> String? { nil }
