@@ -15,7 +15,7 @@ public struct RenderCommand: ParsableCommand, Sendable {
         discussion: """
         Each filter name may be followed by KEY=VALUE inputs; several names form a chain, each filter's output \
         becoming the next one's inputImage. Values are typed by the catalogue: numbers (0.5, true), vectors \
-        ("[x y]", "x,y"), colours ("r g b a" in 0…1 or #rrggbb[aa]), rectangles ("[x y w h]"), transforms \
+        ("[x y]", "x,y"), colours ("r g b a" in 0…1, #rrggbb[aa], red, "hsv(0,1,1)", "hsl(0,100%,50%)"), rectangles ("[x y w h]"), transforms \
         ("[a b c d tx ty]"), strings, and file paths for image inputs. Data inputs take text, an Adobe .cube file \
         for colour cube tables (give its size as inputCubeDimension too), or a .f32 file of raw little-endian \
         float32 values (CIColorCurves' RGB triples).

@@ -53,7 +53,7 @@ public enum ValueParser {
             guard let numbers = numbers(in: trimmed) else { throw fail() }
             value = .vector(numbers)
         case .color:
-            guard let color = color(trimmed) else { throw fail() }
+            guard let color = ColorText.parse(trimmed) else { throw fail() }
             value = .color(color)
         case .transform:
             guard let numbers = numbers(in: trimmed), numbers.count == 6 else { throw fail() }

@@ -1,9 +1,8 @@
-import FilterEngine
 import Foundation
 
-/// The colours a person may type in the explorer: what `ValueParser.color` reads (`r g b [a]` in 0…1,
-/// `#rrggbb[aa]`), and also hex without `#`, CSS colour names, and `hsv(h,s,v)` / `hsl(h,s,l)` (hue in degrees,
-/// the others in 0…1 or as percentages, an optional fourth alpha). All are sRGB, as Core Image's colours.
+/// The colours a person may type, in the explorer, on the command line and in recipes: `r g b [a]` in 0…1,
+/// `#rrggbb[aa]` (`ValueParser.color`), hex without `#`, CSS colour names, and `hsv(h,s,v)` / `hsl(h,s,l)` (hue
+/// in degrees, the others in 0…1 or as percentages, an optional fourth alpha). All are sRGB, as Core Image's colours.
 public enum ColorText {
     /// The forms, for hints and refusals.
     public static let forms = "#ff0000, ff0000, #ff000080, red, hsv(0,1,1), hsl(0,100%,50%), 1 0 0 [a]"
