@@ -62,6 +62,9 @@ let package = Package(
             cSettings: fastCFlags,
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
+        // The engine's inner loops that Swift cannot express (AVX2 gathers, lane permutations) or keeps from
+        // vectorising.
+        .target(name: "CPixelLoops", cSettings: fastCFlags),
 
         // zxing-cpp's QR code reader (a C++ library) behind a C header, for CIDetector.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
@@ -77,7 +80,7 @@ let package = Package(
         .target(name: "CPUCheck", cSettings: cpuCheckSettings),
         .target(
             name: "FilterEngine",
-            dependencies: ["CImageIO", "CFreeType", "CPUCheck"],
+            dependencies: ["CPixelLoops", "CFreeType", "CPUCheck"],
             swiftSettings: fastFlags,
             plugins: ["EmbedCatalog"]
         ),
@@ -108,7 +111,7 @@ let package = Package(
         // resolution, image files, video (Y4M, GIF, PNG frames) and the stream pipeline.
         .target(
             name: "FilterPipeline",
-            dependencies: ["FilterEngine", "CImageIO", "CGif"],
+            dependencies: ["FilterEngine", "CImageIO", "CPixelLoops", "CGif"],
             // The Y4M encoder and decoder loops run per frame.
             swiftSettings: fastFlags
         ),

@@ -1,4 +1,4 @@
-import CImageIO
+import CPixelLoops
 import Foundation
 
 /// Pixels in the working space (linear, premultiplied, float RGBA) covering a rectangle, rows bottom to top.
@@ -168,7 +168,7 @@ public final class SourcePixels: @unchecked Sendable {
             out.update(from: buffer.pixels + y * width + x0, count: count)
         case .rgba8(let memory):
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
-                cimageio_decode_srgb8_rgba(memory + (y * width + x0) * 4, Int32(count), table.baseAddress!,
+                pixelloops_decode_srgb8_rgba(memory + (y * width + x0) * 4, Int32(count), table.baseAddress!,
                                            isOpaque ? 1 : 0, UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self))
             }
         }
@@ -185,7 +185,7 @@ public final class SourcePixels: @unchecked Sendable {
             // 32-bit load a pixel, the channels taken apart with shifts), 2.0 ms gathered.
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
                 let src = memory + (y * width + x0) * 4
-                cimageio_decode_srgb8(src, Int32(count), table.baseAddress!, out.r, out.g, out.b, isOpaque ? nil : out.a)
+                pixelloops_decode_srgb8(src, Int32(count), table.baseAddress!, out.r, out.g, out.b, isOpaque ? nil : out.a)
             }
             if isOpaque {
                 out.a.update(repeating: 1, count: count)

@@ -1,5 +1,5 @@
 import Foundation
-import CImageIO
+import CPixelLoops
 
 /// A row segment of working-space pixels stored planar: four channel arrays (premultiplied red, green, blue,
 /// and alpha). Kernels loop over plain floats, which the compiler vectorises across pixels: measured 8× faster
@@ -47,7 +47,7 @@ public struct PlanarRow {
     /// Interleaved pixels in, planar out: a transpose of eight pixels in AVX registers (C), where this loop
     /// stored each lane on its own.
     @inline(__always) func load(_ pixels: UnsafePointer<Pixel>, count: Int) {
-        cimageio_deinterleave_rgba(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), Int32(count),
+        pixelloops_deinterleave_rgba(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), Int32(count),
                                    r, g, b, a)
     }
 

@@ -1,5 +1,5 @@
 import Foundation
-import CImageIO
+import CPixelLoops
 
 /// Evaluates spans of fused nodes for one thread, in planar rows reused from span to span.
 package struct RowEvaluator {
@@ -195,10 +195,10 @@ package struct RowEvaluator {
             for dy in 0..<f {
                 // A factor above the span width (never used: blurs stop at 64) would need wider rows.
                 evaluate(input, x0: (x0 + start) * f, y: y * f + dy, count: min(n * f, Self.spanWidth), into: row)
-                cimageio_add_block_sums(row.r, Int32(f), Int32(n), target.r)
-                cimageio_add_block_sums(row.g, Int32(f), Int32(n), target.g)
-                cimageio_add_block_sums(row.b, Int32(f), Int32(n), target.b)
-                cimageio_add_block_sums(row.a, Int32(f), Int32(n), target.a)
+                pixelloops_add_block_sums(row.r, Int32(f), Int32(n), target.r)
+                pixelloops_add_block_sums(row.g, Int32(f), Int32(n), target.g)
+                pixelloops_add_block_sums(row.b, Int32(f), Int32(n), target.b)
+                pixelloops_add_block_sums(row.a, Int32(f), Int32(n), target.a)
             }
         }
         let (r, g, b, a) = (out.r, out.g, out.b, out.a)
@@ -234,11 +234,11 @@ package struct RowEvaluator {
             let p = planes.baseAddress!
             UnsafeRawPointer(below).withMemoryRebound(to: Float.self, capacity: 4 * m) { b in
                 UnsafeRawPointer(above).withMemoryRebound(to: Float.self, capacity: 4 * m) { a in
-                    cimageio_blend_rows(b, a, ty, Int32(m), p)
+                    pixelloops_blend_rows(b, a, ty, Int32(m), p)
                 }
             }
             p.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) { smallPlanes in
-                cimageio_upsample_row(smallPlanes, Int32(first), inv, Int32(x0), Int32(count), p + 4)
+                pixelloops_upsample_row(smallPlanes, Int32(first), inv, Int32(x0), Int32(count), p + 4)
             }
         }
     }

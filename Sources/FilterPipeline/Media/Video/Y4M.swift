@@ -1,4 +1,4 @@
-import CImageIO
+import CPixelLoops
 import FilterEngine
 import Foundation
 
@@ -384,7 +384,7 @@ public struct Y4MDecoder: Sendable {
             }
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
                 words.withMemoryRebound(to: UInt8.self, capacity: 4 * count) { bytes in
-                    cimageio_decode_srgb8(bytes, Int32(count), table.baseAddress!, r, g, b, nil)
+                    pixelloops_decode_srgb8(bytes, Int32(count), table.baseAddress!, r, g, b, nil)
                 }
             }
         }

@@ -1,7 +1,7 @@
 // The table look-ups of the engine's 8-bit sRGB conversions, eight pixels at a time with AVX2 gathers, which
 // Swift cannot express. The tables and the index arithmetic stay in Swift (ColorMath, PixelEncoding): these
 // loops only fetch entries, so their results are the scalar loops' bit for bit.
-#include "include/cimageio.h"
+#include "include/pixelloops.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -9,7 +9,7 @@
 // Float arithmetic here must round as Swift's does: a multiply then an add, never fused.
 #pragma clang fp contract(off)
 
-void cimageio_decode_srgb8(const uint8_t *rgba, int count, const float *table,
+void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
                            float *r, float *g, float *b, float *a) {
     int i = 0;
 #if defined(__AVX2__)
@@ -30,7 +30,7 @@ void cimageio_decode_srgb8(const uint8_t *rgba, int count, const float *table,
     }
 }
 
-void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
+void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
                            int count, const uint8_t *table, uint8_t *rgba) {
     int i = 0;
 #if defined(__AVX2__)
@@ -57,7 +57,7 @@ void cimageio_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_
     }
 }
 
-void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
+void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, uint8_t *rgba) {
     int i = 0;
 #if defined(__AVX2__)
@@ -87,7 +87,7 @@ void cimageio_encode_srgb8_opaque(const float *r, const float *g, const float *b
     }
 }
 
-void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *table, int opaque, float *out) {
+void pixelloops_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *table, int opaque, float *out) {
     // Interleaved, for the resampling's horizontal pass; the same numbers as the planar decode and Swift's
     // premultiply (alpha = byte × (1/255) as a float, each colour times it).
     int i = 0;
@@ -130,7 +130,7 @@ void cimageio_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *tab
     }
 }
 
-void cimageio_deinterleave_rgba(const float *pixels, int count, float *r, float *g, float *b, float *a) {
+void pixelloops_deinterleave_rgba(const float *pixels, int count, float *r, float *g, float *b, float *a) {
     int i = 0;
 #if defined(__AVX2__)
     // Eight pixels by a transpose in registers; Swift's loop stores each lane on its own.
@@ -154,7 +154,7 @@ void cimageio_deinterleave_rgba(const float *pixels, int count, float *r, float 
     }
 }
 
-void cimageio_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
+void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
                                  const uint8_t *table, int shift, int base, int top, uint8_t *rgba) {
     // PixelEncoding.encodeSRGB8's loop with the indices computed where they are gathered, step for step the
     // same floats: inv = alpha > 0 ? 1 / alpha : 0 (a true division), alpha byte = trunc(min(max(alpha, 0), 1)

@@ -2,14 +2,14 @@
 // chain of dependent adds (12 taps × the add latency at 50 %), so these keep several sums in flight.
 // Every sum is still taken in tap order as a multiply then an add (no FMA), so the results are the Swift
 // loops' bit for bit.
-#include "include/cimageio.h"
+#include "include/pixelloops.h"
 #if defined(__AVX__)
 #include <immintrin.h>
 #endif
 
 #pragma clang fp contract(off)
 
-void cimageio_resample_rows4_rgba(const float *const *src, const int32_t *start, const float *weights, int taps,
+void pixelloops_resample_rows4_rgba(const float *const *src, const int32_t *start, const float *weights, int taps,
                                   int count, float *const *out) {
     int k = 0;
 #if defined(__AVX__)
@@ -52,7 +52,7 @@ void cimageio_resample_rows4_rgba(const float *const *src, const int32_t *start,
     }
 }
 
-void cimageio_resample_column(const float *const *rows, const float *weights, int taps, int n, float *out) {
+void pixelloops_resample_column(const float *const *rows, const float *weights, int taps, int n, float *out) {
     int i = 0;
 #if defined(__AVX__)
     // 32 floats summed in registers over every tap: one load a tap instead of a load and store of the sum too.
@@ -82,7 +82,7 @@ void cimageio_resample_column(const float *const *rows, const float *weights, in
     }
 }
 
-void cimageio_upsample_row(const float *const *small, int first, float inv, int x0, int count, float *const *out) {
+void pixelloops_upsample_row(const float *const *small, int first, float inv, int x0, int count, float *const *out) {
     // Output x blends small pixels k = ⌊s⌋ and k + 1 (s = (x + 0.5) · inv − 0.5), each index less `first`.
     int i = 0;
 #if defined(__AVX2__)
@@ -115,7 +115,7 @@ void cimageio_upsample_row(const float *const *small, int first, float inv, int 
     }
 }
 
-void cimageio_blend_rows(const float *below, const float *above, float t, int count, float *const *out) {
+void pixelloops_blend_rows(const float *below, const float *above, float t, int count, float *const *out) {
     // Interleaved RGBA in, planar out: below + (above − below) · t, channel by channel.
     for (int i = 0; i < count; i++) {
         for (int c = 0; c < 4; c++) {
@@ -133,7 +133,7 @@ void cimageio_blend_rows(const float *below, const float *above, float t, int co
         out[i] += sum; \
     }
 
-void cimageio_add_block_sums(const float *in, int f, int count, float *out) {
+void pixelloops_add_block_sums(const float *in, int f, int count, float *out) {
     switch (f) {
     case 2: CIMAGEIO_BLOCK_SUMS(2) break;
     case 4: CIMAGEIO_BLOCK_SUMS(4) break;

@@ -1,12 +1,12 @@
 // CISepiaTone's table look-ups need per-lane loads and shuffles, which Swift cannot express. Intrinsics only (no
 // C arithmetic the compiler could fuse into FMAs), in the order of the Swift loops, so the results are theirs bit
 // for bit.
-#include "include/cimageio.h"
+#include "include/pixelloops.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
 
-int cimageio_sepia_mix(const int32_t *cells, const float *fractions, const float *entries, int count, float t,
+int pixelloops_sepia_mix(const int32_t *cells, const float *fractions, const float *entries, int count, float t,
                        float *r, float *g, float *b, const float *a) {
     int i = 0;
 #if defined(__AVX2__)
