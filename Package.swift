@@ -43,6 +43,8 @@ let package = Package(
         .library(name: "ImageIO", targets: ["ImageIO"]),
         .library(name: "FilterExplorer", targets: ["FilterExplorer"]),
         .executable(name: "cifiltertest", targets: ["cifiltertest"]),
+        // The same commands without `explore`, for machines without a terminal UI: it links neither ncurses nor chafa.
+        .executable(name: "cifiltertest-headless", targets: ["cifiltertest-headless"]),
     ],
     dependencies: [
         .package(url: "https://github.com/apple/swift-argument-parser", from: "1.5.0"),
@@ -60,6 +62,9 @@ let package = Package(
             cSettings: fastCFlags,
             linkerSettings: [.linkedLibrary("png16"), .linkedLibrary("jpeg")]
         ),
+        // The engine's inner loops that Swift cannot express (AVX2 gathers, lane permutations) or keeps from
+        // vectorising.
+        .target(name: "CPixelLoops", cSettings: fastCFlags),
 
         // zxing-cpp's QR code reader (a C++ library) behind a C header, for CIDetector.
         .target(name: "CZXing", linkerSettings: [.linkedLibrary("ZXing")]),
@@ -75,10 +80,12 @@ let package = Package(
         .target(name: "CPUCheck", cSettings: cpuCheckSettings),
         .target(
             name: "FilterEngine",
-            dependencies: ["CImageIO", "CFreeType", "CPUCheck"],
+            dependencies: ["CPixelLoops", "CFreeType", "CPUCheck"],
             swiftSettings: fastFlags,
             plugins: ["EmbedCatalog"]
         ),
+        // The Core Image Kernel Language compiler: source text to programs the engine's kernels run.
+        .target(name: "KernelLanguage", dependencies: ["FilterEngine"], swiftSettings: fastFlags),
         // Core Image's public API in Swift. It imports the engine without re-exporting it, so a file that imports
         // Foundation and CoreImage sees no engine type. The typed filters (`CIFilter.sepiaTone()`) are generated
         // from filters.json at build time.
@@ -88,7 +95,7 @@ let package = Package(
         .target(name: "ImageIO", dependencies: ["CoreGraphics"]),
         .target(
             name: "CoreImage",
-            dependencies: ["FilterEngine", "CoreImageModuleMap", "CoreGraphics", "ImageIO", "CZXing"],
+            dependencies: ["FilterEngine", "KernelLanguage", "FilterPipeline", "CoreImageModuleMap", "CoreGraphics", "ImageIO", "CZXing"],
             // Its few pixel loops (premultiplying 8-bit output, format conversions) run as the engine's do:
             // unoptimised they doubled a 512² RGBA8 render (1.23 ms against the engine's 0.61 ms, debug build).
             swiftSettings: fastFlags,
@@ -100,32 +107,52 @@ let package = Package(
         .systemLibrary(name: "CoreImageModuleMap", path: "Sources/CoreImageModuleMap"),
         .executableTarget(name: "generate-filter-builtins", path: "Sources/generate-filter-builtins"),
         .plugin(name: "GenerateFilterBuiltins", capability: .buildTool(), dependencies: ["generate-filter-builtins"]),
+        // Everything that turns files and recipes into renders and renders into files: recipes and their
+        // resolution, image files, video (Y4M, GIF, PNG frames) and the stream pipeline.
+        .target(
+            name: "FilterPipeline",
+            dependencies: ["FilterEngine", "CImageIO", "CPixelLoops", "CGif"],
+            // The Y4M encoder and decoder loops run per frame.
+            swiftSettings: fastFlags
+        ),
         .target(
             name: "FilterExplorer",
-            dependencies: ["FilterEngine", "CNcursesW", "CChafa", "CTerminalSignals"]
+            dependencies: ["FilterEngine", "FilterPipeline", "CNcursesW", "CChafa", "CTerminalSignals"]
         ),
-        .executableTarget(
-            name: "cifiltertest",
+        // The command line's commands but `explore`, and its listings: shared by both executables.
+        .target(
+            name: "CommandLineTool",
             dependencies: [
-                "FilterEngine", "FilterExplorer", "CGif",
+                "FilterEngine", "KernelLanguage", "FilterPipeline",
                 .product(name: "ArgumentParser", package: "swift-argument-parser"),
             ],
             // The benchmark's custom kernel lives here and must be compiled like the engine's.
             swiftSettings: fastFlags
         ),
+        .executableTarget(
+            name: "cifiltertest",
+            dependencies: [
+                "CommandLineTool", "FilterEngine", "FilterExplorer",
+                .product(name: "ArgumentParser", package: "swift-argument-parser"),
+            ]
+        ),
+        .executableTarget(
+            name: "cifiltertest-headless",
+            dependencies: ["CommandLineTool", .product(name: "ArgumentParser", package: "swift-argument-parser")]
+        ),
         // The parameter sweep's worker (scripts/fuzz-params drives it, also under AddressSanitizer).
-        .executableTarget(name: "param-sweep", dependencies: ["FilterEngine"], path: "Sources/param-sweep"),
-        .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine"], exclude: ["Fixtures"], swiftSettings: fastFlags),
+        .executableTarget(name: "param-sweep", dependencies: ["FilterEngine", "KernelLanguage", "FilterPipeline"], path: "Sources/param-sweep"),
+        .testTarget(name: "FilterEngineTests", dependencies: ["FilterEngine", "KernelLanguage", "FilterPipeline"], exclude: ["Fixtures"], swiftSettings: fastFlags),
         // Real Core Image snippets compiled unchanged against `import CoreImage`. Swift Testing declares a
         // cross-import overlay for Apple's CoreImage (`_Testing_CoreImage`), which does not exist here; without
         // this flag the test target fails with "no such module '_Testing_CoreImage'".
         .testTarget(
             name: "CoreImageTests",
             // FilterEngine only to compare the snippets' renders with the engine's own filters.
-            dependencies: ["CoreImage", "FilterEngine"],
+            dependencies: ["CoreImage", "FilterEngine", "FilterPipeline"],
             swiftSettings: [.unsafeFlags(["-Xfrontend", "-disable-cross-import-overlays"])]
         ),
-        .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine"], exclude: ["Fixtures"]),
+        .testTarget(name: "FilterExplorerTests", dependencies: ["FilterExplorer", "FilterEngine", "FilterPipeline", "CommandLineTool"], exclude: ["Fixtures"]),
     ],
     swiftLanguageModes: [.v6],
     cxxLanguageStandard: .cxx17

@@ -224,11 +224,20 @@ _cifiltertest_render() {
     repeating_flags=()
     non_repeating_flags=(--overwrite --16bit --version -h --help)
     repeating_options=(--input -i)
-    non_repeating_options=(--output -o --format --jobs --shard --crop --recipe --quality --core-image-version --max-pixels --max-memory --time-limit)
+    non_repeating_options=(--recipe --crop --core-image-version --output -o --format --jobs --shard --quality --max-pixels --max-memory --time-limit)
     __cifiltertest_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
+    '--recipe')
+        return
+        ;;
+    '--crop')
+        return
+        ;;
+    '--core-image-version')
+        return
+        ;;
     '--input'|'-i')
         return
         ;;
@@ -244,16 +253,7 @@ _cifiltertest_render() {
     '--shard')
         return
         ;;
-    '--crop')
-        return
-        ;;
-    '--recipe')
-        return
-        ;;
     '--quality')
-        return
-        ;;
-    '--core-image-version')
         return
         ;;
     '--max-pixels')
@@ -272,18 +272,24 @@ _cifiltertest_animate() {
     repeating_flags=()
     non_repeating_flags=(--y4m --overwrite --version -h --help)
     repeating_options=(--animate)
-    non_repeating_options=(--input -i --output -o --recipe --frames --fps --ease --chroma --crop --core-image-version --max-pixels --max-memory --time-limit)
+    non_repeating_options=(--recipe --crop --core-image-version --input -i --output -o --frames --fps --ease --chroma --max-pixels --max-memory --time-limit)
     __cifiltertest_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
+    '--recipe')
+        return
+        ;;
+    '--crop')
+        return
+        ;;
+    '--core-image-version')
+        return
+        ;;
     '--input'|'-i')
         return
         ;;
     '--output'|'-o')
-        return
-        ;;
-    '--recipe')
         return
         ;;
     '--animate')
@@ -299,12 +305,6 @@ _cifiltertest_animate() {
         return
         ;;
     '--chroma')
-        return
-        ;;
-    '--crop')
-        return
-        ;;
-    '--core-image-version')
         return
         ;;
     '--max-pixels')
@@ -323,12 +323,18 @@ _cifiltertest_stream() {
     repeating_flags=()
     non_repeating_flags=(--drop --bench --version -h --help)
     repeating_options=()
-    non_repeating_options=(--recipe --input -i --output -o --matrix --range --output-matrix --output-range --output-chroma --queue --crop --core-image-version --max-pixels --max-memory --time-limit --threads --frames --size)
+    non_repeating_options=(--recipe --crop --core-image-version --input -i --output -o --matrix --range --output-matrix --output-range --output-chroma --queue --max-pixels --max-memory --time-limit --threads --frames --size)
     __cifiltertest_offer_flags_options -1
 
     # Offer option value completions
     case "${prev}" in
     '--recipe')
+        return
+        ;;
+    '--crop')
+        return
+        ;;
+    '--core-image-version')
         return
         ;;
     '--input'|'-i')
@@ -353,12 +359,6 @@ _cifiltertest_stream() {
         return
         ;;
     '--queue')
-        return
-        ;;
-    '--crop')
-        return
-        ;;
-    '--core-image-version')
         return
         ;;
     '--max-pixels')

@@ -25,7 +25,7 @@ open class CIBarcodeDescriptor: NSObject, NSSecureCoding, NSCopying, @unchecked 
             try descriptor.validate()
             return descriptor
         } catch {
-            Diagnostics.report("\(Self.self): \(error)")
+            LibraryWarnings.report("\(Self.self): \(error)")
             return nil
         }
     }
@@ -211,7 +211,7 @@ open class CIDataMatrixCodeDescriptor: CIBarcodeDescriptor, @unchecked Sendable 
     /// refused: they cannot be drawn here.
     public convenience init?(payload errorCorrectedPayload: Data, rowCount: Int, columnCount: Int, eccVersion: ECCVersion) {
         guard eccVersion == .v200 else {
-            Diagnostics.report("CIDataMatrixCodeDescriptor: only ECC 200 symbols are supported, not ECC \(eccVersion.rawValue)")
+            LibraryWarnings.report("CIDataMatrixCodeDescriptor: only ECC 200 symbols are supported, not ECC \(eccVersion.rawValue)")
             return nil
         }
         guard let descriptor = Self.validated(

@@ -51,7 +51,7 @@ open class CIContext: NSObject, @unchecked Sendable {
         do {
             try renderChecked(image, toBitmap: data, rowBytes: rowBytes, bounds: bounds, format: format, colorSpace: colorSpace)
         } catch {
-            Diagnostics.report("render(_:toBitmap:): \(error)")
+            LibraryWarnings.report("render(_:toBitmap:): \(error)")
         }
     }
 
@@ -129,12 +129,12 @@ open class CIContext: NSObject, @unchecked Sendable {
     /// As above; the format must be RGBA8 (the only CGImage layout here).
     open func createCGImage(_ image: CIImage, from fromRect: CGRect, format: CIFormat, colorSpace: CGColorSpace?) -> CGImage? {
         guard format == .RGBA8 else {
-            Diagnostics.report("createCGImage: only RGBA8 CGImages can be made here")
+            LibraryWarnings.report("createCGImage: only RGBA8 CGImages can be made here")
             return nil
         }
         let area: PixelRect
         do { area = try Self.pixelArea(fromRect) } catch {
-            Diagnostics.report("createCGImage: \(error)")
+            LibraryWarnings.report("createCGImage: \(error)")
             return nil
         }
         let space = colorSpace ?? CGColorSpace(name: CGColorSpace.sRGB)!
@@ -145,7 +145,7 @@ open class CIContext: NSObject, @unchecked Sendable {
                                   format: .RGBA8, colorSpace: space)
             }
         } catch {
-            Diagnostics.report("createCGImage: \(error)")
+            LibraryWarnings.report("createCGImage: \(error)")
             return nil
         }
         let alpha: CGImageAlphaInfo = outputPremultiplied ? .premultipliedLast : .last
@@ -183,7 +183,7 @@ open class CIContext: NSObject, @unchecked Sendable {
     open func pngRepresentation(of image: CIImage, format: CIFormat, colorSpace: CGColorSpace,
                                 options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         do { return try ImageCoding.encode(image.engine, format: Self.pngFormat(format), context: engine) } catch {
-            Diagnostics.report("pngRepresentation: \(error)")
+            LibraryWarnings.report("pngRepresentation: \(error)")
             return nil
         }
     }
@@ -192,7 +192,7 @@ open class CIContext: NSObject, @unchecked Sendable {
     open func jpegRepresentation(of image: CIImage, colorSpace: CGColorSpace,
                                  options: [CIImageRepresentationOption: Any] = [:]) -> Data? {
         do { return try ImageCoding.encode(image.engine, format: Self.jpegFormat(options), context: engine) } catch {
-            Diagnostics.report("jpegRepresentation: \(error)")
+            LibraryWarnings.report("jpegRepresentation: \(error)")
             return nil
         }
     }

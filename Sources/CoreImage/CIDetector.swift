@@ -48,7 +48,7 @@ open class CIDetector: NSObject, @unchecked Sendable {
         case CIDetectorTypeFace: kind = .face
         case CIDetectorTypeText: kind = .text
         default:
-            Diagnostics.report("CIDetector: unknown detector type \(type) (CIDetectorTypeQRCode, CIDetectorTypeRectangle, CIDetectorTypeFace or CIDetectorTypeText)")
+            LibraryWarnings.report("CIDetector: unknown detector type \(type) (CIDetectorTypeQRCode, CIDetectorTypeRectangle, CIDetectorTypeFace or CIDetectorTypeText)")
             return nil
         }
         self.context = context ?? CIContext()
@@ -62,7 +62,7 @@ open class CIDetector: NSObject, @unchecked Sendable {
     open func features(in image: CIImage, options: [String: Any]?) -> [CIFeature] {
         switch kind {
         case .face, .text:
-            Diagnostics.report("CIDetector: \(kind == .face ? "face" : "text") detection needs a model that is not available on Linux; no features are returned")
+            LibraryWarnings.report("CIDetector: \(kind == .face ? "face" : "text") detection needs a model that is not available on Linux; no features are returned")
             return []
         case .qrCode:
             guard let pixels = Luminance(image, context: context, paper: 255) else { return [] }
@@ -94,7 +94,7 @@ struct Luminance {
     init?(_ image: CIImage, context: CIContext, paper: Int) {
         let extent = image.extent
         guard !extent.isInfinite, !extent.isEmpty, extent.width <= 16384, extent.height <= 16384 else {
-            Diagnostics.report("CIDetector: the image must have a finite extent of at most 16384 × 16384 pixels, not \(extent)")
+            LibraryWarnings.report("CIDetector: the image must have a finite extent of at most 16384 × 16384 pixels, not \(extent)")
             return nil
         }
         let area = extent.integral
@@ -106,7 +106,7 @@ struct Luminance {
                                           format: .RGBA8, colorSpace: CGColorSpace(name: CGColorSpace.sRGB))
             }
         } catch {
-            Diagnostics.report("CIDetector: the image cannot be rendered: \(error)")
+            LibraryWarnings.report("CIDetector: the image cannot be rendered: \(error)")
             return nil
         }
         // Rec. 601 weights on the premultiplied values, plus the paper where the image is transparent.

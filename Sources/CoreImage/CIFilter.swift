@@ -168,11 +168,11 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
     open func setValue(_ value: Any?, forKey key: String) {
         if let descriptor {
             guard let input = descriptor.input(key) else {
-                Diagnostics.report("\(descriptor.name) has no input \(key); its inputs are \(descriptor.inputKeys.joined(separator: ", "))")
+                LibraryWarnings.report("\(descriptor.name) has no input \(key); its inputs are \(descriptor.inputKeys.joined(separator: ", "))")
                 return
             }
             if let value, FilterValues.engineValue(value, for: input) == nil {
-                Diagnostics.report("\(descriptor.name).\(key) takes \(input.valueClass.rawValue), not \(type(of: value))")
+                LibraryWarnings.report("\(descriptor.name).\(key) takes \(input.valueClass.rawValue), not \(type(of: value))")
             }
             values[key] = value
             return
@@ -197,7 +197,7 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
         guard let dot = keyPath.firstIndex(of: ".") else { return setValue(value, forKey: keyPath) }
         let head = String(keyPath[..<dot])
         guard let inner = self.value(forKey: head) as? CIFilter else {
-            Diagnostics.report("\(name): setValue(_:forKeyPath: \"\(keyPath)\"): \(head) holds no filter to set a value on")
+            LibraryWarnings.report("\(name): setValue(_:forKeyPath: \"\(keyPath)\"): \(head) holds no filter to set a value on")
             return
         }
         inner.setValue(value, forKeyPath: String(keyPath[keyPath.index(after: dot)...]))
@@ -237,7 +237,7 @@ open class CIFilter: NSObject, NSCopying, NSCoding, _CIFilterConstructibleByName
         do {
             return CIImage(engine: try makeBuiltinOutput(descriptor))
         } catch {
-            Diagnostics.report("\(descriptor.name): \(error)")
+            LibraryWarnings.report("\(descriptor.name): \(error)")
             return nil
         }
     }

@@ -111,7 +111,7 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
                 }
             }
         } else {
-            Diagnostics.report("CIImage(bitmapData:): format \(format.rawValue) is not supported; the image is empty")
+            LibraryWarnings.report("CIImage(bitmapData:): format \(format.rawValue) is not supported; the image is empty")
         }
         self.init(engine: EngineImage(buffer: buffer), colorSpace: colorSpace)
     }
@@ -211,7 +211,7 @@ open class CIImage: NSObject, NSCopying, @unchecked Sendable {
     /// does not fit gives the empty image (and a message on standard error), where Core Image gives nil.
     open func applyingFilter(_ filterName: String, parameters params: [String: Any]) -> CIImage {
         guard let filter = CIFilter(name: filterName) else {
-            Diagnostics.report("applyingFilter: no filter named \(filterName)")
+            LibraryWarnings.report("applyingFilter: no filter named \(filterName)")
             return .empty()
         }
         filter.setValue(self, forKey: kCIInputImageKey)

@@ -20,7 +20,7 @@ open class CIImageAccumulator: NSObject, @unchecked Sendable {
         guard format.layout?.channels.count == 4, !rect.isInfinite, !rect.isEmpty,
               [rect.x, rect.y, rect.width, rect.height].allSatisfy({ $0.isFinite && abs($0) < 1e6 })
         else {
-            Diagnostics.report("CIImageAccumulator: extent \(extent) or format \(format.rawValue) cannot be stored")
+            LibraryWarnings.report("CIImageAccumulator: extent \(extent) or format \(format.rawValue) cannot be stored")
             return nil
         }
         area = PixelRect(covering: rect)
@@ -65,7 +65,7 @@ open class CIImageAccumulator: NSObject, @unchecked Sendable {
         guard !rect.isEmpty else { return }
         let rendered: PixelBuffer
         do { rendered = try Self.renderer.render(image.engine, rect: rect.rect) } catch {
-            Diagnostics.report("CIImageAccumulator.setImage: \(error)")
+            LibraryWarnings.report("CIImageAccumulator.setImage: \(error)")
             return
         }
         lock.lock()

@@ -94,7 +94,7 @@ private final class ProcessorBox: @unchecked Sendable {
         do {
             try kernel.process(with: inputs, arguments: arguments, output: output)
         } catch {
-            Diagnostics.report("\(kernel).process: \(error); its output is transparent")
+            LibraryWarnings.report("\(kernel).process: \(error); its output is transparent")
         }
         // A failed process leaves its memory as it was made: transparent.
         output.copy(into: region.output)

@@ -1,5 +1,6 @@
 import Foundation
 internal import FilterEngine
+internal import KernelLanguage
 
 /// For an output rectangle and the index of an input image, the rectangle of that input a kernel reads.
 public typealias CIKernelROICallback = (Int32, CGRect) -> CGRect
@@ -19,7 +20,7 @@ open class CIKernel: NSObject, @unchecked Sendable {
     /// line and column, on standard error) when the source does not compile or has none of this kind.
     public convenience init?(source: String) {
         guard let kernel = Self.compile(source)?.first(where: { Self.accepts($0.kind) }) else {
-            Diagnostics.report("\(Self.self)(source:): the source has no \(Self.kindName) kernel")
+            LibraryWarnings.report("\(Self.self)(source:): the source has no \(Self.kindName) kernel")
             return nil
         }
         self.init(compiled: kernel)
@@ -71,7 +72,7 @@ open class CIKernel: NSObject, @unchecked Sendable {
     func make(extent: CGRect, image: CIImage?, arguments args: [Any], roi: CIKernelROICallback?) -> CIImage? {
         let engineArguments: [KernelArgument]
         do { engineArguments = try zip(compiled.parameters, args).map(Self.argument) } catch {
-            Diagnostics.report("\(name): \(error)")
+            LibraryWarnings.report("\(name): \(error)")
             return nil
         }
         // A wrong count reaches the engine, whose message names every parameter.
@@ -86,7 +87,7 @@ open class CIKernel: NSObject, @unchecked Sendable {
                                           arguments: engineArguments + padding, roi: engineROI)
             return CIImage(engine: made)
         } catch {
-            Diagnostics.report("\(name): \(error)")
+            LibraryWarnings.report("\(name): \(error)")
             return nil
         }
     }
@@ -110,7 +111,7 @@ open class CIKernel: NSObject, @unchecked Sendable {
 
     static func compile(_ source: String) -> [CompiledKernel]? {
         do { return try KernelProgram(source: source).kernels } catch {
-            Diagnostics.report("kernel source: \(error)")
+            LibraryWarnings.report("kernel source: \(error)")
             return nil
         }
     }

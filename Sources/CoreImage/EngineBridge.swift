@@ -39,7 +39,7 @@ extension CGAffineTransform {
 
 /// Messages Core Image would only log: printed once each on standard error, so that a filter that silently
 /// returns nil (an unknown key, a missing input) can be diagnosed.
-enum Diagnostics {
+enum LibraryWarnings {
     nonisolated(unsafe) private static var seen: Set<String> = []
     private static let lock = NSLock()
 

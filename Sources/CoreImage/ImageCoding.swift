@@ -1,5 +1,6 @@
 import Foundation
 internal import FilterEngine
+internal import FilterPipeline
 
 /// PNG and JPEG in and out, the one place CIImage and CIContext reach the engine's codecs (in memory, with the
 /// file's metadata: EXIF orientation, DPI, bit depth, colour model, ICC profile name, in ImageIO's key names).

@@ -1,6 +1,9 @@
 import ArgumentParser
 import FilterEngine
+import FilterPipeline
+import CommandLineTool
 import FilterExplorer
+import FilterPipeline
 import Foundation
 
 struct ExploreCommand: ParsableCommand {

@@ -1,5 +1,7 @@
 import Foundation
 import FilterEngine
+import FilterPipeline
+import KernelLanguage
 
 // One process of the parameter sweep (driven by scripts/fuzz-params, which classifies crashes, hangs and memory
 // blow-ups from outside). Every filter × every numeric input (numbers, vectors, colours, transforms) × each value

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import CoreImage
 import FilterEngine
+import FilterPipeline
 
 /// Core Image snippets (Snippets/) written in the shapes that public apps use the API in, compiled against
 /// `import CoreImage` and rendered: sizes, pixels against the engine's own filters, or known values.

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 @testable import CoreImage
 import FilterEngine
+import FilterPipeline
 
 /// The repository's sample images (always present).
 enum Samples {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// CIAztecCodeGenerator: a decoder written here reads our symbols back (bullseye, mode message, Reed-Solomon
 /// syndromes, bit unstuffing, the text modes and binary shift), plus sizes and a few hand-worked bit strings.

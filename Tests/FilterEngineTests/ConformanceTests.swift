@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// Core Image's own renders (../shared/conformance/<Filter>/<case>/, described by its README): one parameterised
 /// test walks every distinct case, builds the filter from `metadata.json` under the Core Image version that made it,

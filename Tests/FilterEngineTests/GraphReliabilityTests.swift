@@ -1,6 +1,8 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
+@testable import KernelLanguage
 
 /// Image graphs and limits under hostile shapes (issue #30): shared outputs computed once, chains far deeper than
 /// any stack, one reader of the environment limits, Y4M headers and stream queues bounded by memory, and the

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 @Suite struct ImageFileTests {
     let directory: URL = {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// Decoding from memory, metadata (orientation, profile, resolution), limits, odd colour chunks, file types that
 /// are not regular files, and atomic writes. Fixtures: `scripts/make-image-fixtures.py` (Pillow).

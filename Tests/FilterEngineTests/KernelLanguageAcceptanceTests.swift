@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import KernelLanguage
 
 /// What Apple's Core Image Kernel Language compiler accepts beyond the strict reading of its reference, and the
 /// bounds that keep hostile kernels from hanging: the preprocessor, local arrays, loops whose end is known only

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import KernelLanguage
 
 /// Compiles `source` and applies its first kernel.
 private func kernelImage(_ source: String, extent: Rect, image: Image? = nil, _ arguments: [KernelArgument] = [],

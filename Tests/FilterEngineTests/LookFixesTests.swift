@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// The filters the visual review found wrong (../shared/reviews/visual-review.md), checked on what was wrong.
 @Suite struct LookFixesTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// The Y4M decoder and encoder (fixed-point and reordered for speed) against straightforward double-precision
 /// references written here from the BT.601/BT.709 definitions, for both matrices and both ranges.

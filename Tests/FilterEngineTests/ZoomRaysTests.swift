@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// The zoom blur's ray path (`ZoomRays`) against the passes it replaces and against the segment's mean.
 extension SpeedPathTests {

@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FilterEngine
+import FilterPipeline
 
 /// Runs the built `cifiltertest` binary: exit status, stdout and stderr as a user sees them (piped, so plain).
 @Suite struct CommandLineTests {
@@ -207,6 +208,24 @@ import FilterEngine
         let bad = try run(["render"] + chain + ["-o", old, "--core-image-version", "twelve"])
         #expect(bad.status != 0)
         #expect(bad.stderr.contains("--core-image-version"), "\(bad.stderr)")
+    }
+
+    /// Colours are typed the same way everywhere: a CSS name, hex and hsl() on the command line give the same pixel.
+    @Test func colourNamesAndHSLOnTheCommandLine() throws {
+        let directory = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-colours-\(UUID())")
+        try FileManager.default.createDirectory(at: directory, withIntermediateDirectories: true)
+        defer { try? FileManager.default.removeItem(at: directory) }
+        for (index, colour) in ["green", "008000", "hsl(120,100%,25.1%)"].enumerated() {
+            let path = directory.appendingPathComponent("\(index).png").path
+            let result = try run(["render", "CIConstantColorGenerator", "inputColor=\(colour)", "--crop", "0,0,2,2", "-o", path])
+            #expect(result.status == 0, "\(result.stderr)")
+            let image = try ImageFile.read(path)
+            let pixel = try RenderContext().renderRGBA8(image, rect: image.extent).bytes.prefix(4)
+            #expect(Array(pixel) == [0, 128, 0, 255], "\(colour)")
+        }
+        let bad = try run(["render", "CIConstantColorGenerator", "inputColor=greenish", "--crop", "0,0,2,2", "-o",
+                           directory.appendingPathComponent("bad.png").path])
+        #expect(bad.status != 0 && bad.stderr.contains("hsv(0,1,1)"), "\(bad.stderr)")
     }
 
     /// Core Image's ranges are hints: `render` and recipe files take every finite value, refuse NaN/inf with one

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FilterEngine
 @testable import FilterExplorer
+@testable import CommandLineTool
 
 /// The text of `cifiltertest list` and `info`, against golden files written by hand (Fixtures/*.txt).
 @Suite struct ListingTextTests {

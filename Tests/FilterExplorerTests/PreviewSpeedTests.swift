@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 import Testing
 @testable import FilterExplorer

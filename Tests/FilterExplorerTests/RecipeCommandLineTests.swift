@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 import FilterEngine
+import FilterPipeline
 import FilterExplorer
 
 /// Recipes on the command line: JSON numbers straight into typed values, an input image and a crop in the recipe,

@@ -2,6 +2,7 @@ import Foundation
 import Testing
 import FilterEngine
 import FilterExplorer
+@testable import CommandLineTool
 
 /// A program adds its own filter at run time through the public API alone: a catalogue entry in the schema of
 /// filters.json, not Apple's (no Apple version, a category of its own), and a kernel. Registration changes the

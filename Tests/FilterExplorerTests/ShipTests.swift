@@ -13,10 +13,10 @@ import Testing
     }
 
     @Test func versionIsTheOneTheSourceDeclares() throws {
-        let declared = try file("Sources/cifiltertest/Version.swift")
+        let declared = try file("Sources/CommandLineTool/Version.swift")
         let result = try cli.run("--version")
         #expect(result.status == 0)
-        #expect(declared.contains("let cifiltertestVersion = \"\(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\""))
+        #expect(declared.contains("public let cifiltertestVersion = \"\(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\""))
     }
 
     @Test func completionsAreWhatTheBinaryGenerates() throws {

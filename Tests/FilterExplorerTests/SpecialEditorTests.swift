@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 import Testing
 @testable import FilterExplorer
@@ -317,7 +318,7 @@ import Testing
             default:
                 let parts = words[i].split(separator: "=", maxSplits: 1).map(String.init)
                 let input = try #require(filter.descriptor.input(parts[0]))
-                try filter.setValue(try ValueParser.parse(parts[1], for: input, filter: filter.name), forKey: parts[0])
+                try filter.setValue(try ValueFiles().value(parts[1], for: input, filter: filter.name), forKey: parts[0])
                 i += 1
             }
         }
@@ -361,7 +362,7 @@ import Testing
         let input = try #require(Catalog.builtIn.filter(named: "CIColorCube")?.input("inputCubeData"))
         let path = directory.appendingPathComponent("swap.cube").path
         try Self.swapCube(dimension: 3).write(toFile: path, atomically: true, encoding: .utf8)
-        guard case .data(let data) = try ValueParser.parse(path, for: input, filter: "CIColorCube") else {
+        guard case .data(let data) = try ValueFiles().value(path, for: input, filter: "CIColorCube") else {
             Issue.record("a .cube path should give data")
             return
         }
@@ -369,17 +370,17 @@ import Testing
 
         let bad = directory.appendingPathComponent("bad.cube").path
         try "LUT_3D_SIZE 2\n0 0 0\n1 x 0\n".write(toFile: bad, atomically: true, encoding: .utf8)
-        let error = #expect(throws: FilterError.self) { try ValueParser.parse(bad, for: input, filter: "CIColorCube") }
+        let error = #expect(throws: FilterError.self) { try ValueFiles().value(bad, for: input, filter: "CIColorCube") }
         #expect(error?.message == "CIColorCube.inputCubeData: \(bad): .cube line 3: cannot read \"1 x 0\" as three numbers")
 
         // Raw float32 tables from .f32 files; any other text is its bytes (a missing .cube path too).
         let raw = directory.appendingPathComponent("curves.f32").path
         try Data([1, 2, 3, 4]).write(to: URL(fileURLWithPath: raw))
         let curves = try #require(Catalog.builtIn.filter(named: "CIColorCurves")?.input("inputCurvesData"))
-        guard case .data(let rawBytes) = try ValueParser.parse(raw, for: curves, filter: "CIColorCurves") else { return }
+        guard case .data(let rawBytes) = try ValueFiles().value(raw, for: curves, filter: "CIColorCurves") else { return }
         #expect(rawBytes == [1, 2, 3, 4])
         let message = try #require(Catalog.builtIn.filter(named: "CIQRCodeGenerator")?.input("inputMessage"))
-        guard case .data(let text) = try ValueParser.parse("see /nowhere/x.cube", for: message, filter: "CIQRCodeGenerator") else { return }
+        guard case .data(let text) = try ValueFiles().value("see /nowhere/x.cube", for: message, filter: "CIQRCodeGenerator") else { return }
         #expect(text == Array("see /nowhere/x.cube".utf8))
     }
 }

@@ -1,3 +1,5 @@
+import FilterEngine
+import FilterPipeline
 import Foundation
 import Testing
 
@@ -116,9 +118,9 @@ import Testing
     }
 
     /// Runs the binary with `input` on standard input; standard output and error collected.
-    static func run(_ arguments: [String], input: Data) throws -> (status: Int32, stdout: Data, stderr: String) {
+    static func run(_ arguments: [String], input: Data, executable: URL? = nil) throws -> (status: Int32, stdout: Data, stderr: String) {
         let process = Process()
-        process.executableURL = try #require(CommandLineTests.binary)
+        process.executableURL = try executable ?? #require(CommandLineTests.binary)
         process.arguments = arguments
         let stdin = Pipe(), stdout = Pipe(), stderr = Pipe()
         process.standardInput = stdin
@@ -211,6 +213,42 @@ import Testing
         func encoded(_ v: Double) -> Double { v <= 0.0031308 ? v * 12.92 : 1.055 * pow(v, 1 / 2.4) - 0.055 }
         let expected = encoded(2.0.squareRoot() * linear(0.75))
         #expect(abs(white.0 - expected) * 255 <= 1 && abs(white.1 - expected) * 255 <= 1, "\(white) \(expected)")
+    }
+
+    /// The recipe is resolved once: over 50 frames, its .cube table and its background image are each opened once
+    /// (counted by strace on the real binary), and the frames still show both.
+    @Test(.enabled(if: FileManager.default.isExecutableFile(atPath: "/usr/bin/strace"),
+                   "needs strace (scripts/install-deps installs it)"))
+    func aStreamReadsTheRecipesFilesOnce() throws {
+        let dir = try scratch()
+        defer { try? FileManager.default.removeItem(at: dir) }
+        // A 2³ table that swaps red and blue, and an opaque mid-grey background.
+        let cube = dir.appendingPathComponent("swap.cube").path
+        var table = "LUT_3D_SIZE 2\n"
+        for b in 0..<2 { for g in 0..<2 { for r in 0..<2 { table += "\(b) \(g) \(r)\n" } } }
+        try table.write(toFile: cube, atomically: true, encoding: .utf8)
+        let background = dir.appendingPathComponent("grey.png").path
+        let grey = Image(color: Color(red: 0.2, green: 0.2, blue: 0.2, alpha: 1)).cropped(to: Rect(x: 0, y: 0, width: 64, height: 32))
+        try ImageFile.write(grey, to: background, context: RenderContext())
+        let recipe = dir.appendingPathComponent("look.json").path
+        try """
+            [{"filter": "CIColorCube", "inputs": {"inputCubeDimension": 2, "inputCubeData": "\(cube)"}},
+             {"filter": "CISourceOverCompositing", "inputs": {"inputBackgroundImage": "\(background)"}}]
+            """.write(toFile: recipe, atomically: true, encoding: .utf8)
+        let trace = dir.appendingPathComponent("trace.txt").path
+        let layout = Layout(chroma: "444", bt709: false, full: true)
+        let binary = try #require(CommandLineTests.binary).path
+        let result = try Self.run(["-f", "-e", "trace=openat,open", "-o", trace, binary, "stream", "--recipe", recipe],
+                                  input: Self.stream(layout, frames: 50), executable: URL(fileURLWithPath: "/usr/bin/strace"))
+        #expect(result.status == 0, "\(result.stderr)")
+        let decoded = try Self.decode(result.stdout, layout)
+        #expect(decoded.frames.count == 50)
+        // The 75% yellow bar (r g 0) comes out cyan (0 g r): the table ran on every frame.
+        if let yellow = decoded.frames.last?[2 * Self.width + 12] { #expect(yellow.0 < 0.05 && yellow.2 > 0.7, "\(yellow)") }
+        let opens = try String(contentsOfFile: trace, encoding: .utf8).split(separator: "\n")
+        for path in [cube, background, recipe] {
+            #expect(opens.filter { $0.contains("\"\(path)\"") }.count == 1, "\(path) opened \(opens.filter { $0.contains(path) })")
+        }
     }
 
     /// Bad streams are refused with one line, and never crash.

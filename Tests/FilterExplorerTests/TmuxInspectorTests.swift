@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 @testable import FilterExplorer
 import Foundation
 #if canImport(Glibc)

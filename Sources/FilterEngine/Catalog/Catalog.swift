@@ -39,14 +39,6 @@ public struct Catalog: Sendable {
         return Catalog(categories: categories, filters: filters + [filter])
     }
 
-    public init(contentsOf url: URL) throws {
-        let data: Data
-        do { data = try RegularFile.read(url.path) } catch let error as ImageFileError {
-            throw CatalogError(source: url.path, filter: nil, input: nil, message: error.message)
-        }
-        try self.init(json: data, source: url.path)
-    }
-
     public init(json data: Data, source: String = "catalogue") throws {
         let root: JSONValue
         do { root = try JSONValue.parse(data) } catch {
@@ -242,6 +234,10 @@ public struct CatalogError: Error, CustomStringConvertible, Equatable {
     public let filter: String?
     public let input: String?
     public let message: String
+
+    public init(source: String, filter: String?, input: String?, message: String) {
+        (self.source, self.filter, self.input, self.message) = (source, filter, input, message)
+    }
 
     public var description: String {
         let place = [filter, input].compactMap { $0 }.joined(separator: ".")

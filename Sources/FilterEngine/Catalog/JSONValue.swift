@@ -45,6 +45,23 @@ public enum JSONValue: Sendable, Equatable, Decodable {
     }
 
     /// A short name of the JSON type, for error messages.
+    /// `text` as a JSON string literal.
+    public static func quoted(_ text: String) -> String {
+        var out = "\""
+        for scalar in text.unicodeScalars {
+            switch scalar {
+            case "\"": out += "\\\""
+            case "\\": out += "\\\\"
+            case "\n": out += "\\n"
+            case "\r": out += "\\r"
+            case "\t": out += "\\t"
+            case let c where c.value < 0x20 || c.value == 0x7F: out += String(format: "\\u%04x", c.value)
+            default: out.unicodeScalars.append(scalar)
+            }
+        }
+        return out + "\""
+    }
+
     public var kindName: String {
         switch self {
         case .null: "null"

@@ -1,4 +1,4 @@
-import CImageIO
+import CPixelLoops
 import Foundation
 
 /// Pixels in the working space (linear, premultiplied, float RGBA) covering a rectangle, rows bottom to top.
@@ -72,7 +72,7 @@ public final class PixelBuffer: @unchecked Sendable {
     /// compiler vectorises, turns each point into its top-left texel's offset and its weights; a second reads
     /// the four texels. Points whose texels are not all inside take `sampleLinear`'s checked path.
     /// `scratch` holds 12 bytes a point.
-    func sampleLinear(_ points: UnsafePointer<SIMD2<Float>>, count: Int, into out: PlanarRow,
+    package func sampleLinear(_ points: UnsafePointer<SIMD2<Float>>, count: Int, into out: PlanarRow,
                       scratch: UnsafeMutableRawPointer) {
         // The first loop vectorises only as written: coordinates read as plain floats (element reads of SIMD2
         // stop it), three output arrays (more pointers exceed LLVM's run-time alias checks), selects rather
@@ -168,7 +168,7 @@ public final class SourcePixels: @unchecked Sendable {
             out.update(from: buffer.pixels + y * width + x0, count: count)
         case .rgba8(let memory):
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
-                cimageio_decode_srgb8_rgba(memory + (y * width + x0) * 4, Int32(count), table.baseAddress!,
+                pixelloops_decode_srgb8_rgba(memory + (y * width + x0) * 4, Int32(count), table.baseAddress!,
                                            isOpaque ? 1 : 0, UnsafeMutableRawPointer(out).assumingMemoryBound(to: Float.self))
             }
         }
@@ -185,7 +185,7 @@ public final class SourcePixels: @unchecked Sendable {
             // 32-bit load a pixel, the channels taken apart with shifts), 2.0 ms gathered.
             ColorMath.decodeTable.withUnsafeBufferPointer { table in
                 let src = memory + (y * width + x0) * 4
-                cimageio_decode_srgb8(src, Int32(count), table.baseAddress!, out.r, out.g, out.b, isOpaque ? nil : out.a)
+                pixelloops_decode_srgb8(src, Int32(count), table.baseAddress!, out.r, out.g, out.b, isOpaque ? nil : out.a)
             }
             if isOpaque {
                 out.a.update(repeating: 1, count: count)

@@ -80,7 +80,7 @@ extension InputDescriptor {
             case .rectangle: return "a rectangle of 4 numbers (x y width height)"
             default: return "a vector of numbers"
             }
-        case .color: return "a colour (r g b [a], 0…1, or #rrggbb[aa])"
+        case .color: return "a colour (\(ColorText.forms))"
         case .transform: return "an affine transform of 6 numbers (a b c d tx ty)"
         case .image: return "an image"
         case .string, .object, .attributedString: return "a string"

@@ -1,12 +1,40 @@
 import Foundation
 
 /// Turns text into a filter value, typed by the catalogue: the command line's KEY=VALUE, recipes' strings and the
-/// explorer's text fields all go through here.
+/// explorer's text fields all go through here. It never touches a file: text that names one (`file(named:for:)`)
+/// is read by the caller (FilterPipeline's `ValueFiles`).
 public enum ValueParser {
-    /// Parses `text` for `input`. Image inputs read the file at that path. Only reading happens here: whether
-    /// the value is acceptable (finite, the right length) is checked once, by `Filter.setValue`, for text and
-    /// recipe numbers alike.
+    /// A file a text value names: an image for an image input, an Adobe .cube table or raw float32 bytes (`.f32`)
+    /// for a data input.
+    public struct FileReference: Hashable, Sendable {
+        public enum Kind: Sendable { case image, cubeTable, floatTable }
+        public let path: String
+        public let kind: Kind
+    }
+
+    /// The file `text` names for `input`, or nil when it is a value. An image input's text is always a path; a
+    /// data input's is when it ends in `.cube` or `.f32` (a barcode's message may too: `ValueFiles` reads such a
+    /// message as its bytes when no such file exists).
+    public static func file(named text: String, for input: InputDescriptor) -> FileReference? {
+        let path = text.trimmingCharacters(in: .whitespaces)
+        switch input.valueClass {
+        case .image: return FileReference(path: path, kind: .image)
+        case .data:
+            let lowered = path.lowercased()
+            if lowered.hasSuffix(".cube") { return FileReference(path: path, kind: .cubeTable) }
+            if lowered.hasSuffix(".f32") { return FileReference(path: path, kind: .floatTable) }
+            return nil
+        default: return nil
+        }
+    }
+
+    /// Parses `text` for `input`. Text naming a file (`file(named:for:)`) is refused: it is read where files are.
+    /// Only reading happens here: whether the value is acceptable (finite, the right length) is checked once, by
+    /// `Filter.setValue`, for text and recipe numbers alike.
     public static func parse(_ text: String, for input: InputDescriptor, filter: String) throws -> FilterValue {
+        if let file = file(named: text, for: input) {
+            throw FilterError("\(filter).\(input.key): \"\(file.path)\" names a file, which is read by the pipeline, not parsed")
+        }
         let trimmed = text.trimmingCharacters(in: .whitespaces)
         func fail() -> FilterError {
             FilterError("\(filter).\(input.key): cannot read \"\(text)\" as \(input.expectation)")
@@ -25,7 +53,7 @@ public enum ValueParser {
             guard let numbers = numbers(in: trimmed) else { throw fail() }
             value = .vector(numbers)
         case .color:
-            guard let color = color(trimmed) else { throw fail() }
+            guard let color = ColorText.parse(trimmed) else { throw fail() }
             value = .color(color)
         case .transform:
             guard let numbers = numbers(in: trimmed), numbers.count == 6 else { throw fail() }
@@ -33,9 +61,7 @@ public enum ValueParser {
         case .string, .object, .attributedString:
             value = .string(text)
         case .data:
-            value = .data(try data(text, for: input, filter: filter))
-        case .image:
-            value = .image(try ImageFile.read(trimmed))
+            value = .data(Array(text.utf8))
         case .barcodeDescriptor:
             do { value = .barcode(try BarcodeDescriptor.parse(text)) } catch let error as FilterError {
                 throw FilterError("\(filter).\(input.key): \(error.message)")
@@ -44,33 +70,6 @@ public enum ValueParser {
             throw FilterError("\(filter).\(input.key) is a \(input.valueClass.rawValue), which cannot be given here")
         }
         return value
-    }
-
-    /// A data input's bytes. A value ending in `.cube` that names an existing file is an Adobe .cube 3-D LUT,
-    /// read as a colour cube table (`ColorCubeData.parseCubeFile`; CIColorCube needs its size as
-    /// inputCubeDimension too). A value ending in `.f32` that names an existing file is that file's bytes: a
-    /// table of little-endian float32 values, as Core Image's data inputs hold them (CIColorCurves' RGB
-    /// triples); such a path that does not exist is an error, except for a barcode's message. Any other text is
-    /// its UTF-8 bytes (barcode messages).
-    static func data(_ text: String, for input: InputDescriptor, filter: String) throws -> [UInt8] {
-        let path = text.trimmingCharacters(in: .whitespaces)
-        let lowered = path.lowercased()
-        guard lowered.hasSuffix(".cube") || lowered.hasSuffix(".f32") else { return Array(text.utf8) }
-        guard FileManager.default.fileExists(atPath: path) else {
-            // A message may end in ".cube"; a table input given a path that is not there is a typo, not bytes.
-            if input.key == "inputMessage" { return Array(text.utf8) }
-            throw FilterError("\(filter).\(input.key): \(path): no such file")
-        }
-        let contents: Data
-        do { contents = try RegularFile.read(path) } catch {
-            throw FilterError("\(filter).\(input.key): \(error)")
-        }
-        guard lowered.hasSuffix(".cube") else { return Array(contents) }
-        do {
-            return try ColorCubeData.parseCubeFile(String(decoding: contents, as: UTF8.self)).data
-        } catch {
-            throw FilterError("\(filter).\(input.key): \(path): \(error)")
-        }
     }
 
     /// Numbers separated by spaces or commas, optionally in brackets: "[1 2]", "1,2", "1 2".

@@ -1,5 +1,5 @@
 import Foundation
-import CImageIO
+import CPixelLoops
 
 /// A row segment of working-space pixels stored planar: four channel arrays (premultiplied red, green, blue,
 /// and alpha). Kernels loop over plain floats, which the compiler vectorises across pixels: measured 8× faster
@@ -15,13 +15,13 @@ public struct PlanarRow {
         r = base; g = base + stride; b = base + 2 * stride; a = base + 3 * stride
     }
 
-    init(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
+    package init(r: UnsafeMutablePointer<Float>, g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>,
          a: UnsafeMutablePointer<Float>) {
         self.r = r; self.g = g; self.b = b; self.a = a
     }
 
     /// The same row from pixel `offset` on.
-    @inline(__always) func advanced(by offset: Int) -> PlanarRow {
+    @inline(__always) package func advanced(by offset: Int) -> PlanarRow {
         PlanarRow(r: r + offset, g: g + offset, b: b + offset, a: a + offset)
     }
 
@@ -30,7 +30,7 @@ public struct PlanarRow {
         nonmutating set { r[i] = newValue.x; g[i] = newValue.y; b[i] = newValue.z; a[i] = newValue.w }
     }
 
-    func fill(_ p: Pixel, count: Int) {
+    package func fill(_ p: Pixel, count: Int) {
         r.update(repeating: p.x, count: count)
         g.update(repeating: p.y, count: count)
         b.update(repeating: p.z, count: count)
@@ -47,7 +47,7 @@ public struct PlanarRow {
     /// Interleaved pixels in, planar out: a transpose of eight pixels in AVX registers (C), where this loop
     /// stored each lane on its own.
     @inline(__always) func load(_ pixels: UnsafePointer<Pixel>, count: Int) {
-        cimageio_deinterleave_rgba(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), Int32(count),
+        pixelloops_deinterleave_rgba(UnsafeRawPointer(pixels).assumingMemoryBound(to: Float.self), Int32(count),
                                    r, g, b, a)
     }
 

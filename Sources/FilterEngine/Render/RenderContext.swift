@@ -375,7 +375,7 @@ public enum RenderError: Error, CustomStringConvertible, Equatable {
 }
 
 /// The messages of the render budget: what was too large, which filter made it, and how to raise the limit.
-enum RenderBudget {
+package enum RenderBudget {
     static func message(what: String, of node: Image?, _ rect: PixelRect, options: RenderContext.Options) -> String {
         message(what: what, of: node, width: Double(rect.width), height: Double(rect.height), options: options)
     }
@@ -403,7 +403,7 @@ enum RenderBudget {
         return "\(n)"
     }
 
-    static func formatBytes(_ n: Int) -> String {
+    package static func formatBytes(_ n: Int) -> String {
         n >= 1 << 30 ? String(format: "%.3g GiB", Double(n) / Double(1 << 30)) : String(format: "%.3g MiB", Double(n) / Double(1 << 20))
     }
 }

@@ -1,8 +1,8 @@
 import Foundation
-import CImageIO
+import CPixelLoops
 
 /// Evaluates spans of fused nodes for one thread, in planar rows reused from span to span.
-struct RowEvaluator {
+package struct RowEvaluator {
     let plan: RenderPlan
     private let buffers: [PixelBuffer?]
     /// Per node, what the per-span path needs, taken out of `Image.Kind` once per plan (`Tables`) into plain memory:
@@ -45,7 +45,7 @@ struct RowEvaluator {
     /// Rows are evaluated in spans of this many pixels (16 KiB per planar row): short enough to stay in cache
     /// through a fused chain, long enough that the per-span bookkeeping is small. Measured on the dev machine
     /// (2 threads, 1080p): 1024 beat 256 by 10–20% on the five-filter chains; whole rows were slower.
-    static let spanWidth = 1024
+    package static let spanWidth = 1024
 
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchRows: Int
@@ -195,10 +195,10 @@ struct RowEvaluator {
             for dy in 0..<f {
                 // A factor above the span width (never used: blurs stop at 64) would need wider rows.
                 evaluate(input, x0: (x0 + start) * f, y: y * f + dy, count: min(n * f, Self.spanWidth), into: row)
-                cimageio_add_block_sums(row.r, Int32(f), Int32(n), target.r)
-                cimageio_add_block_sums(row.g, Int32(f), Int32(n), target.g)
-                cimageio_add_block_sums(row.b, Int32(f), Int32(n), target.b)
-                cimageio_add_block_sums(row.a, Int32(f), Int32(n), target.a)
+                pixelloops_add_block_sums(row.r, Int32(f), Int32(n), target.r)
+                pixelloops_add_block_sums(row.g, Int32(f), Int32(n), target.g)
+                pixelloops_add_block_sums(row.b, Int32(f), Int32(n), target.b)
+                pixelloops_add_block_sums(row.a, Int32(f), Int32(n), target.a)
             }
         }
         let (r, g, b, a) = (out.r, out.g, out.b, out.a)
@@ -234,11 +234,11 @@ struct RowEvaluator {
             let p = planes.baseAddress!
             UnsafeRawPointer(below).withMemoryRebound(to: Float.self, capacity: 4 * m) { b in
                 UnsafeRawPointer(above).withMemoryRebound(to: Float.self, capacity: 4 * m) { a in
-                    cimageio_blend_rows(b, a, ty, Int32(m), p)
+                    pixelloops_blend_rows(b, a, ty, Int32(m), p)
                 }
             }
             p.withMemoryRebound(to: UnsafePointer<Float>?.self, capacity: 4) { smallPlanes in
-                cimageio_upsample_row(smallPlanes, Int32(first), inv, Int32(x0), Int32(count), p + 4)
+                pixelloops_upsample_row(smallPlanes, Int32(first), inv, Int32(x0), Int32(count), p + 4)
             }
         }
     }

@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 // The chain panel: the explorer edits an ordered chain of steps (`Model/Chain.swift`), each with its own

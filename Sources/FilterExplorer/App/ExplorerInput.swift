@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// Keys and mouse. The help overlay is generated from `Explorer.keyHelp`, so keep the two together; each
@@ -430,7 +431,7 @@ extension Explorer {
     /// Why `session` cannot make its output image with its values now, or nil when it can.
     func outputError(of session: FilterSession) -> Error? {
         do {
-            _ = try session.outputImage(context: context)
+            _ = try ResolvedRecipe(steps: session.resolvedSteps(proxyFactor: 1, context: context)).image(input: nil)
             return nil
         } catch {
             return error

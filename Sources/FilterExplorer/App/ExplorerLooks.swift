@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// Looks (`S` saves, the tree's "Looks" category opens): the filter or chain with its values as a recipe, the

@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// Where an image input of a chain's step takes its picture when it is not its own choice: the chain's input
@@ -214,59 +215,45 @@ public final class Chain {
 
     // MARK: Rendering
 
-    /// The output of step `last` (the chain's by default), unframed, with every input measured in pixels scaled
-    /// for a proxy `proxyFactor` times smaller (the images are the library's proxies).
-    public func output(through last: Int? = nil, samples: SampleLibrary, proxyFactor: Int = 1,
-                       context: RenderContext = RenderContext()) throws -> Image {
+    /// The chain through step `last` (the whole chain by default) as a resolved recipe, for images `proxyFactor`
+    /// times smaller (`FilterSession.resolvedSteps`): each step's output named by its uid, links as those names
+    /// or the recipe's input; and the chain's input, what its first step's inputImage shows (the explorer's source
+    /// by default).
+    public func resolvedRecipe(through last: Int? = nil, samples: SampleLibrary, proxyFactor: Int = 1,
+                               context: RenderContext = RenderContext()) throws -> (recipe: ResolvedRecipe, input: Image) {
         let end = last ?? steps.count - 1
         guard steps.indices.contains(end) else { throw FilterExplorerError("the chain has no step \(end + 1)") }
+        if let problem = forwardLink() { throw FilterExplorerError(problem) }
         let factor = max(1, proxyFactor)
-        var outputs: [Int: Image] = [:]
-        var previous: Image?
-        // The chain's input: what its first step's inputImage shows (the explorer's source image by default).
-        let input = try steps[0].session.inputImage(proxyFactor: factor, context: context)
+        let first = steps[0].session
+        let input = try first.imageChoices["inputImage"].map { try samples.proxy($0, factor: factor, context: context) }
             ?? samples.proxy(.source, factor: factor, context: context)
+        var resolved: [ResolvedRecipe.Step] = []
         for (index, step) in steps[...end].enumerated() {
-            var images: [String: Image] = [:]
-            for (key, link) in step.links {
+            let links = step.links.mapValues { link -> String in
                 switch link {
-                case .input: images[key] = input
-                case .step(let uid):
-                    guard let image = outputs[uid] else {
-                        throw FilterExplorerError(forwardLink() ?? "step \(index + 1)'s \(key) takes a step that is gone")
-                    }
-                    images[key] = image
+                case .input: Recipe.inputID
+                case .step(let uid): Self.resolvedID(uid)
                 }
             }
-            if index > 0, images["inputImage"] == nil, let previous { images["inputImage"] = previous }
-            let output: Image
-            if step.bypass {
-                output = try step.session.inputImage(proxyFactor: factor, context: context, images: images) ?? previous ?? input
-            } else {
-                if let reason = step.session.descriptor.unavailableReason {
-                    throw FilterExplorerError("step \(index + 1) (\(step.session.name)) is not available here: it \(reason)")
-                }
-                if !step.session.isImplemented {
-                    throw FilterExplorerError("step \(index + 1) (\(step.session.name)) is not implemented yet")
-                }
-                output = try step.session.outputImage(proxyFactor: factor, context: context, images: images)
-            }
-            outputs[step.uid] = output
-            previous = output
+            resolved += try step.session.resolvedSteps(proxyFactor: factor, context: context, links: links,
+                                                       followsAStep: index > 0, id: Self.resolvedID(step.uid),
+                                                       bypass: step.bypass)
         }
-        return previous!
+        return (ResolvedRecipe(steps: resolved), input)
     }
+
+    /// The name a step's output has in `resolvedRecipe` (not a recipe file's id: those are `recipeIDs`).
+    static func resolvedID(_ uid: Int) -> String { "#\(uid)" }
 
     /// The output of step `last` (the chain's by default) framed for the preview or an export, as a single
     /// filter's is (`FilterSession.framedOutput`): a chain of one step is exactly that.
     public func framedOutput(through last: Int? = nil, samples: SampleLibrary, proxyFactor: Int = 1,
                              context: RenderContext = RenderContext(), forExport: Bool = false) throws -> PreviewPlanner.Framing {
         let end = last ?? steps.count - 1
-        if steps.count == 1, end == 0, !steps[0].bypass, steps[0].links.isEmpty {
-            return try steps[0].session.framedOutput(proxyFactor: proxyFactor, context: context, forExport: forExport)
-        }
         let factor = max(1, proxyFactor)
-        let image = try output(through: end, samples: samples, proxyFactor: factor, context: context)
+        let (recipe, input) = try resolvedRecipe(through: end, samples: samples, proxyFactor: factor, context: context)
+        let image = try recipe.image(input: input)
         let step = steps[end]
         let scale = AffineTransform.scale(x: 1 / Double(factor), y: 1 / Double(factor))
         return PreviewPlanner.frame(output: image, descriptor: step.bypass ? nil : step.session.descriptor,

@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// What the explorer remembers between runs: the last filter (as CIFilterTest did), each filter's edited

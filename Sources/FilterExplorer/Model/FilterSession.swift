@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// An input with the control that edits it.
@@ -83,14 +84,9 @@ public final class FilterSession {
         edited.insert(key)
     }
 
+    /// Reads a .cube file afresh (a file edited meanwhile is read as it is now).
     static func readCubeFile(_ path: String) throws -> (dimension: Int, data: [UInt8]) {
-        let text: String
-        do { text = String(decoding: try RegularFile.read(path), as: UTF8.self) } catch {
-            throw FilterExplorerError("\(error)")
-        }
-        do { return try ColorCubeData.parseCubeFile(text) } catch {
-            throw FilterExplorerError("\(path): \(error)")
-        }
+        do { return try ValueFiles().cubeTable(path) } catch { throw FilterExplorerError("\(error)") }
     }
 
     /// Parses text typed for an input (the same parser as the command line) and sets it. Choosers also take
@@ -110,7 +106,7 @@ public final class FilterSession {
             }
             try setTable(choice, forKey: key)
         default:
-            try set(ValueParser.parse(text, for: input, filter: name), forKey: key)
+            try set(ValueFiles().value(text, for: input, filter: name), forKey: key)
         }
     }
 
@@ -372,42 +368,52 @@ public final class FilterSession {
     // MARK: Output
 
     /// The filter's output for the preview or export, with the source clamped for filters that read beyond
-    /// the edge, framed to what is shown (see `PreviewPlanner`). With a proxy factor above 1 it is computed on
-    /// images that many times smaller (`SampleLibrary.proxy`), with every input measured in pixels scaled to
-    /// match, so a blur of radius 40 looks as it will at full size; the framing is then in proxy coordinates.
-    /// An export (`forExport`) is the filter's own output, not shown opaque, as `render` writes it.
-    /// `images` replaces image inputs (already at the proxy's scale): a chain's earlier outputs.
+    /// the edge, framed to what is shown (see `PreviewPlanner`): a chain of this one step. With a proxy factor
+    /// above 1 it is computed on images that many times smaller (`SampleLibrary.proxy`), with every input measured
+    /// in pixels scaled to match, so a blur of radius 40 looks as it will at full size; the framing is then in
+    /// proxy coordinates. An export (`forExport`) is the filter's own output, not shown opaque, as `render`
+    /// writes it.
     public func framedOutput(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
-                             forExport: Bool = false, images: [String: Image] = [:]) throws -> PreviewPlanner.Framing {
+                             forExport: Bool = false) throws -> PreviewPlanner.Framing {
         let factor = max(1, proxyFactor)
-        let output = try outputImage(proxyFactor: factor, context: context, images: images)
+        let recipe = ResolvedRecipe(steps: try resolvedSteps(proxyFactor: factor, context: context))
+        let output = try recipe.image(input: nil)
         let scale = AffineTransform.scale(x: 1 / Double(factor), y: 1 / Double(factor))
         return PreviewPlanner.frame(output: output, descriptor: descriptor, sourceRect: scale.apply(to: samples.sourceRect),
                                     opaque: !forExport, proxyFactor: factor)
     }
 
-    /// The filter's own output, unframed: what a chain gives its next step. `images` replaces image inputs
-    /// (already at the proxy's scale); the others show their choices. inputImage is clamped for filters that read
-    /// beyond the edge, as the preview and the export's recipe do.
-    public func outputImage(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
-                            images: [String: Image] = [:]) throws -> Image {
+    /// This filter as the steps of a resolved recipe, for images `proxyFactor` times smaller: the clamp the
+    /// preview and the export's recipe put before a filter that reads beyond the edge, then the filter with every
+    /// value (pixel measures scaled) and its chosen images (the library's proxies). `links` wires image inputs to
+    /// other images of the recipe instead (a chain's earlier outputs, by id). After another step
+    /// (`followsAStep`) inputImage without a link is the previous step's output, not its own choice. `id` names
+    /// the filter's output; a bypassed step has no clamp.
+    func resolvedSteps(proxyFactor: Int, context: RenderContext, links: [String: String] = [:], followsAStep: Bool = false,
+                       id: String? = nil, bypass: Bool = false) throws -> [ResolvedRecipe.Step] {
         let factor = max(1, proxyFactor)
-        let target = factor > 1 ? try proxyFilter(factor: factor) : filter
-        for (key, choice) in imageChoices {
-            var image = try images[key] ?? samples.proxy(choice, factor: factor, context: context)
-            if key == "inputImage" { image = PreviewPlanner.input(for: descriptor, source: image) }
-            try target.setValue(.image(image), forKey: key)
+        let values = factor > 1 ? try proxyFilter(factor: factor) : filter
+        var step = ResolvedRecipe.Step(filter: name, id: id, bypass: bypass)
+        for input in descriptor.inputs where !input.isImage {
+            if let value = values.value(forKey: input.key) { step.inputs.append((input.key, .value(value))) }
         }
-        return try target.makeOutputImage()
-    }
-
-    /// The image this step's inputImage gets (its choice, or `images`' replacement), unclamped: what a bypassed
-    /// step passes on. Nil for filters without an inputImage.
-    public func inputImage(proxyFactor: Int = 1, context: RenderContext = RenderContext(),
-                           images: [String: Image] = [:]) throws -> Image? {
-        if let image = images["inputImage"] { return image }
-        guard let choice = imageChoices["inputImage"] else { return nil }
-        return try samples.proxy(choice, factor: max(1, proxyFactor), context: context)
+        var imageInput: ResolvedRecipe.Source?
+        for input in descriptor.inputs where input.isImage {
+            let source: ResolvedRecipe.Source
+            if let link = links[input.key] { source = .image(link) }
+            else if followsAStep, input.key == "inputImage" { continue }
+            else if let choice = imageChoices[input.key] { source = .value(.image(try samples.proxy(choice, factor: factor, context: context))) }
+            else { continue }
+            if input.key == "inputImage" { imageInput = source } else { step.inputs.append((input.key, source)) }
+        }
+        let hasInputImage = descriptor.input("inputImage") != nil
+        guard !bypass, hasInputImage, PreviewPlanner.readsBeyondEdge(descriptor) else {
+            if let imageInput { step.inputs.append(("inputImage", imageInput)) }
+            return [step]
+        }
+        // The clamp reads what inputImage would (its own image, a link, or the previous output) and hands it on.
+        let clamp = ResolvedRecipe.Step(filter: ExplorerHints.clampFilter, inputs: imageInput.map { [("inputImage", $0)] } ?? [])
+        return [clamp, step]
     }
 
     /// A reduction's numbers (CIAreaAverage's pixel, a histogram's first bins, min/max ...): the first `limit`
@@ -486,7 +492,7 @@ public final class FilterSession {
                     guard let choice = TableChoice(persisted: text) else { throw FilterExplorerError("unknown table \(text)") }
                     try setTable(choice, forKey: key)
                 } else {
-                    try set(ValueParser.parse(text, for: input, filter: name), forKey: key)
+                    try set(ValueFiles().value(text, for: input, filter: name), forKey: key)
                 }
             } catch {
                 warnings.append("\(error)")

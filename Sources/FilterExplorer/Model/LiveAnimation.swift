@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// One input moving from one value to another over a duration, played live in the explorer and looping (at the

@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// Which image an image input shows. Persisted by `persisted` (a short string) in the state file.

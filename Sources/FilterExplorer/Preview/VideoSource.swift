@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// A Y4M video as the explorer's source image (`explore --video PATH`): a reader thread reads frames into a

@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// One kind of input control: how its row is drawn, what ← → Enter Space and the mouse do on it, its modal
@@ -124,7 +125,7 @@ extension InputWidget {
 
     func setText(_ text: String, control: InputControl, explorer: Explorer) throws {
         guard let session = explorer.session else { return }
-        try session.set(ValueParser.parse(text, for: control.input, filter: session.name), forKey: control.input.key)
+        try session.set(ValueFiles().value(text, for: control.input, filter: session.name), forKey: control.input.key)
     }
 
     var pathKind: PathCompletion.Kind? { nil }

@@ -1,4 +1,5 @@
 import FilterEngine
+import FilterPipeline
 import Foundation
 
 /// Tab in a path prompt (an image, a .cube file, an export), as a shell completes: the typed text grows to

@@ -1,4 +1,4 @@
-import CImageIO
+import CPixelLoops
 import Foundation
 
 enum ColorEffectFilters {
@@ -77,7 +77,7 @@ enum ColorEffectFilters {
                         // Eight at a time by gathers, then what is left: the look-ups alone, and the mix as a
                         // plain loop the compiler vectorises.
                         let done = table.entries.withUnsafeBufferPointer {
-                            Int(cimageio_sepia_mix(cells, fractions, $0.baseAddress!, Int32(n), t, r, g, b, a))
+                            Int(pixelloops_sepia_mix(cells, fractions, $0.baseAddress!, Int32(n), t, r, g, b, a))
                         }
                         for i in done..<n {
                             let k = Int(cells[i])

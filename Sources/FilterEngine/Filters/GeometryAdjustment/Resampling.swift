@@ -1,5 +1,5 @@
 import Foundation
-import CImageIO
+import CPixelLoops
 
 /// Separable resampling for the scale transforms: one horizontal and one vertical pass, each a general kernel
 /// that computes, for every output column (or row), the source pixels under its footprint and their weights.
@@ -85,7 +85,7 @@ enum Resampling {
         var count: [Int] = []
         var offset: [Int] = []
         var weights: [Float] = []
-        /// For `cimageio_resample_rows4_rgba` (weighted filters, after `pack`): every output gets `width` taps,
+        /// For `pixelloops_resample_rows4_rgba` (weighted filters, after `pack`): every output gets `width` taps,
         /// the missing ones zero weights, so the inner loop has one length and several outputs are summed at once.
         var width = 0
         var start32: [Int32] = []
@@ -190,7 +190,7 @@ enum Resampling {
                 rows[j] = UnsafeRawPointer(input.row(start + j) + (x - input.rect.x)).assumingMemoryBound(to: Float.self)
             }
             weights.withUnsafeBufferPointer { w in
-                cimageio_resample_column(rows.baseAddress!, w.baseAddress! + offset, Int32(taps), Int32(4 * n), out)
+                pixelloops_resample_column(rows.baseAddress!, w.baseAddress! + offset, Int32(taps), Int32(4 * n), out)
             }
         }
     }
@@ -286,7 +286,7 @@ enum Resampling {
                         }
                         t.start32.withUnsafeBufferPointer { start in
                             t.packed.withUnsafeBufferPointer { w in
-                                cimageio_resample_rows4_rgba(src.baseAddress!, start.baseAddress!, w.baseAddress!,
+                                pixelloops_resample_rows4_rgba(src.baseAddress!, start.baseAddress!, w.baseAddress!,
                                                              Int32(t.width), Int32(r.width), dst.baseAddress!)
                             }
                         }
