@@ -19,6 +19,32 @@ import Testing
         #expect(declared.contains("public let cifiltertestVersion = \"\(result.stdout.trimmingCharacters(in: .whitespacesAndNewlines))\""))
     }
 
+    /// `cifiltertest-headless`, built beside `cifiltertest`, renders without the terminal interface: it links
+    /// neither ncurses nor chafa (ldd), and has every command but `explore`.
+    @Test func theHeadlessBuildLinksNoTerminalLibraries() throws {
+        let binary = try #require(CommandLineTests.binary).deletingLastPathComponent().appendingPathComponent("cifiltertest-headless")
+        try #require(FileManager.default.isExecutableFile(atPath: binary.path), "build it: swift build --product cifiltertest-headless")
+        let ldd = Process()
+        ldd.executableURL = URL(fileURLWithPath: "/usr/bin/ldd")
+        ldd.arguments = [binary.path]
+        let pipe = Pipe()
+        ldd.standardOutput = pipe
+        try ldd.run()
+        let libraries = String(decoding: pipe.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        ldd.waitUntilExit()
+        #expect(libraries.contains("libpng"), "\(libraries)")
+        #expect(!libraries.contains("ncurses") && !libraries.contains("chafa") && !libraries.contains("glib"), "\(libraries)")
+        let help = Process()
+        help.executableURL = binary
+        help.arguments = ["--help"]
+        let out = Pipe()
+        help.standardOutput = out
+        try help.run()
+        let text = String(decoding: out.fileHandleForReading.readDataToEndOfFile(), as: UTF8.self)
+        help.waitUntilExit()
+        #expect(text.contains("  render") && text.contains("  stream") && !text.contains("  explore"), "\(text)")
+    }
+
     @Test func completionsAreWhatTheBinaryGenerates() throws {
         for shell in ["bash", "zsh", "fish"] {
             let generated = try cli.run("--generate-completion-script", shell)
