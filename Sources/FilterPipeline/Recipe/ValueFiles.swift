@@ -26,8 +26,10 @@ public final class ValueFiles {
             case .cubeTable, .floatTable:
                 // A message may end in ".cube": a message input naming no file is its own bytes; a table input
                 // naming no file is a typo.
-                if input.key == "inputMessage", !FileManager.default.fileExists(atPath: file.path) { return .data(Array(text.utf8)) }
-                guard FileManager.default.fileExists(atPath: file.path) else { throw FilterError("\(file.path): no such file") }
+                guard FileManager.default.fileExists(atPath: file.path) else {
+                    if input.key == "inputMessage" { return .data(Array(text.utf8)) }
+                    throw FilterError("\(file.path): no such file")
+                }
                 return .data(file.kind == .cubeTable ? try cubeTable(file.path).data : try floatTable(file.path))
             }
         } catch let error as FilterError {
