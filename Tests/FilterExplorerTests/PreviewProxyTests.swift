@@ -6,9 +6,11 @@ import Testing
 
 /// Previews of large photos render from a proxy; exports and their printed commands stay exact.
 @Suite struct PreviewProxyTests {
-    /// A photo-sized source: the bundled sample enlarged 8× (4096×4096), written as a PNG.
+    /// A photo-sized source: the bundled sample enlarged 8× (4096×4096), written as a PNG once for every run (one
+    /// name, so runs do not leave a copy each; the file is written whole or not at all).
     static let bigSource: String = {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-big-\(getpid()).png").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-big-4096.png").path
+        if FileManager.default.fileExists(atPath: path) { return path }
         let samples = try! ExplorerFixtures.samples()
         // Clamped before the enlargement, so its edges stay opaque.
         let big = samples.source.clampedToExtent().transformed(by: .scale(x: 8, y: 8))

@@ -161,9 +161,10 @@ struct TmuxSafetyTests {
         try tmux.quitAndCheckRestored()
     }
 
-    /// A 24 MP photo (6144×4096) made once by the command line from the sample photo.
+    /// A 24 MP photo (6144×4096) made by the command line from the sample photo, once for every run: one name,
+    /// so runs do not leave a copy each (the command line writes it whole or not at all).
     static func photo24() throws -> String {
-        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-photo24-\(getpid()).jpg").path
+        let path = FileManager.default.temporaryDirectory.appendingPathComponent("cifiltertest-photo24.jpg").path
         if FileManager.default.fileExists(atPath: path) { return path }
         let (made, output) = try Tmux.spawn(try Tmux.binary(), [
             "render", "CILanczosScaleTransform", "inputScale=8", "inputAspectRatio=1.5",
