@@ -164,12 +164,9 @@ int cimageio_encode_png(const void *rgba, int width, int height, int is16bit, ci
     image.width = (png_uint_32)width;
     image.height = (png_uint_32)height;
     image.format = is16bit ? PNG_FORMAT_LINEAR_RGB_ALPHA : PNG_FORMAT_RGBA;
-    png_alloc_size_t size = 0;
-    if (!png_image_write_to_memory(&image, NULL, &size, 0, rgba, 0, NULL)) {
-        snprintf(error, 256, "%s", image.message);
-        png_image_free(&image);
-        return 1;
-    }
+    // One compression pass into a buffer of the largest size the PNG can have (libpng's bound; only the pages
+    // written are touched), then trimmed: asking libpng for the size first compresses the whole image twice.
+    png_alloc_size_t size = PNG_IMAGE_PNG_SIZE_MAX(image);
     out->data = malloc(size ? size : 1);
     if (!out->data) {
         snprintf(error, 256, "out of memory for the encoded image (%zu bytes)", (size_t)size);
@@ -182,6 +179,8 @@ int cimageio_encode_png(const void *rgba, int width, int height, int is16bit, ci
         out->data = NULL;
         return 1;
     }
+    void *trimmed = realloc(out->data, size ? size : 1);
+    if (trimmed) out->data = trimmed;
     out->size = size;
     png_image_free(&image);
     return 0;
