@@ -100,12 +100,28 @@ extension SpeedPathTests {
         #expect(worst < 1 / 255, "\(worst) at \(at)")
     }
 
+    /// The default amount (20) and the rest up to the cap are served by the rays, over the grown extent: the
+    /// filter's pixels are the rays' own (bench case i takes this path).
+    @Test(arguments: [20.0, 30, 60, -40])
+    func zoomUpToTheCapTakesTheRays(_ amount: Double) throws {
+        let photo = try ImageFile.read(Self.samples.appendingPathComponent("chelsea.png").path)
+        let e = photo.extent, centre = SIMD2(e.midX + 0.37, e.midY - 11), k = amount / 66
+        let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(photo), "inputCenter": .vector([centre.x, centre.y]),
+                                                            "inputAmount": .number(amount)])
+        let extent = BlurEffectFilters.zoomExtent(e, centre: centre, k: k)
+        #expect(ZoomRays.applies(extent: extent, centre: centre, k: k))
+        let rays = ZoomRays.apply(photo, centre: centre, k: k, extent: extent,
+                                  passes: BlurEffectFilters.zoomPassCount(e, centre: centre, k: k))
+        #expect(filtered.extent == rays.extent)
+        #expect(TestImages.maxDifference(try TestImages.render(filtered), try TestImages.render(rays)) == 0)
+    }
+
     /// Beyond the rays' amount, infinite extents and far centres take the passes.
     @Test func zoomBeyondTheRaysTakesThePasses() throws {
         let image = Self.pattern(width: 60, height: 40)
-        // Amount 35 and -60 beyond the rays; 1e5 too far; amount 1 here streaks under 8 pixels (one pass).
+        // Amount -70 and -100 beyond the rays; 1e5 too far; amount 1 here streaks under 8 pixels (one pass).
         // (k = amount / 66.)
-        for (centre, amount) in [([30.0, 20.0], 35.0), ([30, 20], -60), ([1e5, 20], 10), ([30, 20], 1)] {
+        for (centre, amount) in [([30.0, 20.0], -70.0), ([30, 20], -100), ([1e5, 20], 10), ([30, 20], 1)] {
             let filtered = try TestImages.filter("CIZoomBlur", ["inputImage": .image(image), "inputCenter": .vector(centre),
                                                                 "inputAmount": .number(amount)])
             // A centre whose grown extent passes 128 times the image's size works over the image's extent.

@@ -170,8 +170,8 @@ enum BlurEffectFilters {
         return passes
     }
 
-    /// The zoom blur by passes of 8 bilinear samples (the definition the ray path is checked against, and the
-    /// path for infinite extents, far centres and amounts beyond ±100).
+    /// The zoom blur by passes of 8 bilinear samples (checked against the ray path, and the path for infinite
+    /// extents, far centres, short streaks and amounts beyond the rays' cap).
     static func zoomPasses(_ image: Image, centre: SIMD2<Double>, k: Double, extent: Rect? = nil,
                            working: Rect? = nil) -> Image {
         let e = extent ?? image.extent, inner = working ?? e
