@@ -114,7 +114,7 @@ enum BlurEffectFilters {
     /// 660×483 → 1211×886 at (−167, −167)) samples p ↦ c + (p − c)·σ for σ from 6/11 to 1, i.e. 30/66 of the
     /// distance (a least-squares fit of the weights over σ puts the end at 0.542–0.546), and its extent is every
     /// point whose segment reaches the input (`zoomExtent`). Apple weights the middle of the segment about twice
-    /// its ends (a tent on a pedestal: 51 dB); a uniform mean, as here, measures 37 dB. Other amounts: the same
+    /// its ends (a tent on a pedestal: 51 dB); a uniform mean, as here, measures 37.1 dB. Other amounts: the same
     /// linear scale is assumed (one render).
     static func zoomBlur(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
