@@ -130,6 +130,26 @@ import Testing
         #expect(factors.last == 1, "frames seen: \(factors)")
     }
 
+    /// A refinement whose intermediates pass the preview's budget is not rendered: the proxy frame comes again,
+    /// marked as staying, and nothing is allocated for the full size.
+    @Test func theProxyFrameStaysWhenItsRefinementIsOverBudget() throws {
+        let renderer = PreviewRenderer(context: RenderContext(), mode: .truecolor, unicode: true)
+        defer { renderer.stop() }
+        renderer.refinementDelay = 0
+        // 20000² floats through a blur: 6.4 GB at full size, far over the budget; its proxy at ÷80 is 250².
+        let extent = Rect(x: 0, y: 0, width: 20_000, height: 20_000)
+        let full = try Self.solid(width: 1, height: 1).clampedToExtent().cropped(to: extent)
+            .applyingFilter("CIGaussianBlur", parameters: ["inputRadius": .number(4)])
+        let geometry = PreviewGeometry(imageRect: extent, area: CellRect(x: 0, y: 0, width: 64, height: 32))
+        let generation = renderer.submit(PreviewRequest(image: Self.solid(width: 250, height: 250), geometry: geometry,
+                                                        proxyFactor: 80, refinement: full))
+        let first = try #require(renderer.waitForFrame(atLeast: generation, timeout: 30))
+        #expect(first.error == nil && first.proxyFactor == 80 && !first.refinementSkipped)
+        let second = try #require(renderer.waitForFrame(atLeast: generation, timeout: 30))
+        #expect(second.error == nil && second.proxyFactor == 80 && second.refinementSkipped)
+        #expect(second.cells?.chars == first.cells?.chars)
+    }
+
     @Test func transparentPixelsShowOverACheckerboard() {
         var bytes: [UInt8] = [10, 20, 30, 255, 200, 0, 0, 0, 200, 0, 0, 128]
         PreviewRenderer.composeOverCheckerboard(&bytes, width: 3, height: 1)

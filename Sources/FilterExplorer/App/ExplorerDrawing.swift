@@ -448,7 +448,9 @@ extension Explorer {
         } else if let frame, frame.error == nil, previewNote == nil {
             // The time belongs to the frame shown; a proxy frame says so (its full-size refinement follows).
             let time = String(format: "%.0f ms", frame.renderMs + frame.chafaMs)
-            let proxy = frame.proxyFactor > 1 ? " (proxy ÷\(frame.proxyFactor), refining)" : ""
+            let proxy = frame.proxyFactor == 1 ? ""
+                : frame.refinementSkipped ? " (proxy ÷\(frame.proxyFactor): full size needs over \(PreviewRenderer.refinementBytes >> 30) GiB)"
+                : " (proxy ÷\(frame.proxyFactor), refining)"
             parts.append(.init(text: time + proxy, short: proxy.isEmpty ? nil : time, priority: 3))
         }
         if let ab = abLabel { parts.append(.init(text: "showing \(ab) (x: A/B)", priority: 2)) }

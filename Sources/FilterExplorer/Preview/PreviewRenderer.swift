@@ -56,6 +56,10 @@ public struct PreviewFrame: Sendable {
     /// then blank).
     public var image: String? = nil
     public let error: String?
+    /// The render needed more memory than its context allows.
+    public var overBudget = false
+    /// A proxy frame whose full-size refinement was over `PreviewRenderer.refinementBytes`: it stays.
+    public var refinementSkipped = false
     /// The proxy factor it was rendered at (1: full size).
     public let proxyFactor: Int
     /// Engine render and chafa conversion times, and submit-to-finish latency, in milliseconds.
@@ -83,6 +87,11 @@ public final class PreviewRenderer: @unchecked Sendable {
     public var refinementDelay: Double = 0.45
 
     private let context: RenderContext
+    /// Full-size refinements render through a context of their own whose intermediates may take at most
+    /// `refinementBytes`; past it the proxy frame stays. A zoom blur of a 24 MP photo needs 1.15 GiB at full
+    /// size, and the explorer peaked at 3 GB resident through it, for a picture the proxy shows as well.
+    private let refinementContext = RenderContext(options: .init(maxBytes: PreviewRenderer.refinementBytes))
+    static let refinementBytes = 1 << 30
     private let mode: ColorMode
     private let unicode: Bool
     private let graphics: GraphicsProtocol
@@ -195,13 +204,21 @@ public final class PreviewRenderer: @unchecked Sendable {
                 condition.unlock()
                 var refined = next
                 refined.submitted = request.submitted
-                frame = render(refined, generation: generation, converter: converter, printer: printer, cancellation: cancellation)
+                let proxyFrame = frame
+                frame = render(refined, generation: generation, converter: converter, printer: printer,
+                               cancellation: cancellation, context: refinementContext)
+                if frame.overBudget {
+                    // The proxy frame again, saying it stays.
+                    frame = proxyFrame
+                    frame.refinementSkipped = true
+                }
             }
         }
     }
 
     private func render(_ request: PreviewRequest, generation: Int, converter: ChafaConverter, printer: ChafaPixelPrinter?,
-                        cancellation: RenderCancellation) -> PreviewFrame {
+                        cancellation: RenderCancellation, context: RenderContext? = nil) -> PreviewFrame {
+        let context = context ?? self.context
         let geometry = request.geometry
         let start = DispatchTime.now().uptimeNanoseconds
         func ms(_ from: UInt64, _ to: UInt64) -> Double { Double(to - from) / 1e6 }
@@ -227,8 +244,11 @@ public final class PreviewRenderer: @unchecked Sendable {
             return frame
         } catch {
             let done = DispatchTime.now().uptimeNanoseconds
-            return PreviewFrame(generation: generation, geometry: geometry, cells: nil, error: "\(error)",
-                                proxyFactor: request.proxyFactor, renderMs: ms(start, done), chafaMs: 0, latencyMs: ms(request.submitted, done))
+            var frame = PreviewFrame(generation: generation, geometry: geometry, cells: nil, error: "\(error)",
+                                     proxyFactor: request.proxyFactor, renderMs: ms(start, done), chafaMs: 0,
+                                     latencyMs: ms(request.submitted, done))
+            if case RenderError.overBudget = error { frame.overBudget = true }
+            return frame
         }
     }
 
