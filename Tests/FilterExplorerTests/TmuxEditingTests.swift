@@ -198,8 +198,16 @@ struct TmuxEditingTests {
         // X10 mouse reports (what ncurses reads for this TERM) carry columns as single bytes: a narrower pane
         // keeps them in ASCII.
         tmux.resize(columns: 100, rows: 36)
-        let screen = try tmux.waitFor("intensity 1, the knob at the bar's right end") {
+        var screen = try tmux.waitFor("intensity 1, the knob at the bar's right end") {
             Tmux.statusLine($0).contains("inputIntensity = 1 ") && $0.contains("━●")
+        }
+        // The resize reaches the explorer as a signal, and the bar moves when it redraws: its place is read once
+        // the screen has stopped changing (read before, a press could land where the knob was).
+        for _ in 0..<40 {
+            usleep(200_000)
+            let again = try tmux.capture()
+            if again == screen { break }
+            screen = again
         }
         // Motion reporting is on, so a held button's moves arrive.
         #expect(try tmux.format("#{mouse_any_flag}") == "1")
