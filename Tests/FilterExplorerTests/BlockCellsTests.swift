@@ -26,28 +26,46 @@ import Testing
         #expect(cells.background == [Int32](repeating: 0x336699, count: 8))
     }
 
+    /// The red part of a cell and the symbol that draws it red on white.
+    enum Shape: CaseIterable, Sendable {
+        case lowerQuarter, lowerSevenEighths, leftThreeEighths, leftSevenEighths
+        case upperLeft, upperRight, lowerLeft, lowerRight, diagonal
+
+        var symbol: UInt32 {
+            switch self {
+            case .lowerQuarter: 0x2582       // ▂
+            case .lowerSevenEighths: 0x2587  // ▇
+            case .leftThreeEighths: 0x258D   // ▍
+            case .leftSevenEighths: 0x2589   // ▉
+            case .upperLeft: 0x2598          // ▘
+            case .upperRight: 0x259D         // ▝
+            case .lowerLeft: 0x2596          // ▖
+            case .lowerRight: 0x2597         // ▗
+            case .diagonal: 0x259A           // ▚
+            }
+        }
+
+        func isRed(_ x: Int, _ y: Int) -> Bool {
+            switch self {
+            case .lowerQuarter: y >= 6
+            case .lowerSevenEighths: y >= 1
+            case .leftThreeEighths: x < 3
+            case .leftSevenEighths: x < 7
+            case .upperLeft: x < 4 && y < 4
+            case .upperRight: x >= 4 && y < 4
+            case .lowerLeft: x < 4 && y >= 4
+            case .lowerRight: x >= 4 && y >= 4
+            case .diagonal: (x < 4) == (y < 4)
+            }
+        }
+    }
+
     /// One cell of 8×8 pixels, each pixel a sample: the split drawn is the one the pixels have.
-    @Test(arguments: [
-        // the lower quarter red: ▂ (lower two eighths)
-        (0x2582 as UInt32, { (x: Int, y: Int) in y >= 6 }),
-        // the lower seven eighths: ▇
-        (0x2587, { (x: Int, y: Int) in y >= 1 }),
-        // the left three eighths: ▍
-        (0x258D, { (x: Int, y: Int) in x < 3 }),
-        // the left seven eighths: ▉
-        (0x2589, { (x: Int, y: Int) in x < 7 }),
-        // one quadrant each: ▘ ▝ ▖ ▗
-        (0x2598, { (x: Int, y: Int) in x < 4 && y < 4 }),
-        (0x259D, { (x: Int, y: Int) in x >= 4 && y < 4 }),
-        (0x2596, { (x: Int, y: Int) in x < 4 && y >= 4 }),
-        (0x2597, { (x: Int, y: Int) in x >= 4 && y >= 4 }),
-        // the diagonal pair: ▚
-        (0x259A, { (x: Int, y: Int) in (x < 4) == (y < 4) }),
-    ] as [(UInt32, @Sendable (Int, Int) -> Bool)])
-    func eachSplitIsFoundWithItsTwoColours(symbol: UInt32, red: @Sendable (Int, Int) -> Bool) {
-        let cells = BlockCells.convert(Self.pixels(8, 8) { red($0, $1) ? Self.red : Self.white }, width: 8, height: 8,
+    @Test(arguments: Shape.allCases)
+    func eachSplitIsFoundWithItsTwoColours(shape: Shape) {
+        let cells = BlockCells.convert(Self.pixels(8, 8) { shape.isRed($0, $1) ? Self.red : Self.white }, width: 8, height: 8,
                                        columns: 1, rows: 1)
-        #expect(cells.chars == [symbol])
+        #expect(cells.chars == [shape.symbol])
         #expect(cells.foreground == [Self.red])
         #expect(cells.background == [Self.white])
     }

@@ -130,67 +130,51 @@ enum BlockCells {
     /// square; an output sample is the mean over the area it covers, fractions of pixels included), as floats
     /// in 0…255, three a sample, rows top to bottom. Works both ways: shrinking averages, enlarging repeats.
     static func areaAverage(_ pixels: [UInt8], width: Int, height: Int, to newWidth: Int, _ newHeight: Int) -> [Float] {
-        // Where each output edge falls in the input: whole pixel and fraction.
-        func edges(_ from: Int, _ to: Int) -> [(index: Int, fraction: Float)] {
-            (0...to).map { k in
-                let position = Double(k) * Double(from) / Double(to)
-                let index = min(from - 1, Int(position))
-                return (index, Float(position - Double(index)))
-            }
-        }
-        let across = edges(width, newWidth), down = edges(height, newHeight)
-        let xScale = Float(newWidth) / Float(width), yScale = Float(newHeight) / Float(height)
-        // Across: each input row to `newWidth` samples (the running sum read at the fractional edges).
-        var horizontal = [Float](repeating: 0, count: height * newWidth * 3)
-        pixels.withUnsafeBufferPointer { p in
-            horizontal.withUnsafeMutableBufferPointer { h in
-                var cumulative = [Float](repeating: 0, count: (width + 1) * 3)
-                for y in 0..<height {
-                    let row = y * width * 4
-                    for x in 0..<width {
-                        for c in 0..<3 { cumulative[(x + 1) * 3 + c] = cumulative[x * 3 + c] + Float(p[row + x * 4 + c]) }
-                    }
-                    var previous = (Float(0), Float(0), Float(0))
-                    let out = y * newWidth * 3
-                    for k in 0...newWidth {
-                        let (i, f) = across[k]
-                        let at = (cumulative[i * 3] + f * Float(p[row + i * 4]),
-                                  cumulative[i * 3 + 1] + f * Float(p[row + i * 4 + 1]),
-                                  cumulative[i * 3 + 2] + f * Float(p[row + i * 4 + 2]))
-                        if k > 0 {
-                            h[out + (k - 1) * 3] = (at.0 - previous.0) * xScale
-                            h[out + (k - 1) * 3 + 1] = (at.1 - previous.1) * xScale
-                            h[out + (k - 1) * 3 + 2] = (at.2 - previous.2) * xScale
-                        }
-                        previous = at
-                    }
-                }
-            }
-        }
-        // Down: the same along each column, the running sum kept for a whole row of samples at once.
+        let across = overlaps(width, newWidth), down = overlaps(height, newHeight)
         let rowLength = newWidth * 3
         var out = [Float](repeating: 0, count: newHeight * rowLength)
-        horizontal.withUnsafeBufferPointer { h in
+        // One input row at a time: averaged across into `row`, then added to the output rows it overlaps.
+        var row = [Float](repeating: 0, count: rowLength)
+        pixels.withUnsafeBufferPointer { p in
             out.withUnsafeMutableBufferPointer { o in
-                var cumulative = [Float](repeating: 0, count: rowLength)  // sum of input rows 0..<summed
-                var previous = [Float](repeating: 0, count: rowLength)
-                var summed = 0
-                for k in 0...newHeight {
-                    let (i, f) = down[k]
-                    while summed < i {
-                        let row = summed * rowLength
-                        for j in 0..<rowLength { cumulative[j] += h[row + j] }
-                        summed += 1
-                    }
-                    let row = i * rowLength
-                    for j in 0..<rowLength {
-                        let at = cumulative[j] + f * h[row + j]
-                        if k > 0 { o[(k - 1) * rowLength + j] = (at - previous[j]) * yScale }
-                        previous[j] = at
+                row.withUnsafeMutableBufferPointer { r in
+                    var next = 0  // the first vertical overlap not used yet (they are in input order)
+                    for y in 0..<height {
+                        for j in 0..<rowLength { r[j] = 0 }
+                        let line = y * width * 4
+                        for overlap in across {
+                            let from = line + overlap.input * 4, to = overlap.output * 3
+                            r[to] += overlap.weight * Float(p[from])
+                            r[to + 1] += overlap.weight * Float(p[from + 1])
+                            r[to + 2] += overlap.weight * Float(p[from + 2])
+                        }
+                        while next < down.count, down[next].input == y {
+                            let overlap = down[next], target = overlap.output * rowLength
+                            for j in 0..<rowLength { o[target + j] += overlap.weight * r[j] }
+                            next += 1
+                        }
                     }
                 }
             }
         }
         return out
+    }
+
+    /// How input pixels `0..<from` overlap output samples `0..<to` along one axis: the weight of each input
+    /// pixel in each output sample it overlaps (the overlap's length over the sample's), in input order.
+    static func overlaps(_ from: Int, _ to: Int) -> [(input: Int, output: Int, weight: Float)] {
+        var result: [(input: Int, output: Int, weight: Float)] = []
+        result.reserveCapacity(from + to)
+        // In units of 1 / (from · to): input pixel i spans [i·to, (i+1)·to), output sample k [k·from, (k+1)·from).
+        var k = 0
+        for i in 0..<from {
+            let start = i * to, end = start + to
+            while k < to, k * from < end {
+                let overlap = min(end, (k + 1) * from) - max(start, k * from)
+                if overlap > 0 { result.append((i, k, Float(overlap) / Float(from))) }
+                if (k + 1) * from <= end { k += 1 } else { break }
+            }
+        }
+        return result
     }
 }

@@ -233,9 +233,8 @@ public final class PreviewRenderer: @unchecked Sendable {
     }
 
     /// The RGBA8 pixels the cell converter gets: the shown rectangle at full resolution (it averages them into
-    /// each cell), first
-    /// downscaled by the engine when huge, and upscaled with nearest-neighbour when smaller than the preview so
-    /// small outputs (QR codes, barcodes) stay sharp. A proxy a little smaller than the preview
+    /// each cell), first downscaled by the engine when huge, and upscaled with nearest-neighbour when smaller
+    /// than the preview so small outputs (QR codes, barcodes) stay sharp. A proxy a little smaller than the preview
     /// (`SampleLibrary.proxyCoverage`) is a photo, not a small output: it is left to the converter's smooth scaling.
     static func pixels(for request: PreviewRequest, context: RenderContext, cancellation: RenderCancellation? = nil) throws
         -> (bytes: [UInt8], width: Int, height: Int)
