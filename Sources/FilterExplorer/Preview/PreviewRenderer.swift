@@ -58,7 +58,7 @@ public struct PreviewFrame: Sendable {
     public let error: String?
     /// The proxy factor it was rendered at (1: full size).
     public let proxyFactor: Int
-    /// Engine render and chafa conversion times, and submit-to-finish latency, in milliseconds.
+    /// Engine render and cell conversion times (`ChafaConverter`), and submit-to-finish latency, in milliseconds.
     public let renderMs: Double
     public let chafaMs: Double
     public let latencyMs: Double
