@@ -58,6 +58,46 @@ import Testing
         #expect(everything.components(separatedBy: "▀").count - 1 == 8)
     }
 
+    /// In truecolor a cell within `truecolorTolerance` of what is shown stays; beyond it, or with another
+    /// character, it is written; the shown colours never drift from the frame by more than the tolerance.
+    @Test func truecolorCellsWithinTheToleranceOfWhatIsShownStay() {
+        var writer = DirectCellWriter(mode: .truecolor)
+        let all = [Bool](repeating: true, count: 3)
+        func frame(_ fg: [Int32], _ bg: [Int32], _ chars: [UInt32] = [Self.block, Self.block, Self.block]) -> PreviewCells {
+            PreviewCells(width: 3, height: 1, chars: chars, foreground: fg, background: bg)
+        }
+        func write(_ cells: PreviewCells, rewritten: Bool = false) -> String {
+            Self.text(writer.bytes(for: cells, originX: 0, originY: 0, screenColumns: 5, screenRows: 1, owned: all,
+                                   rowsRewritten: [rewritten]))
+        }
+        let t = DirectCellWriter.truecolorTolerance
+        _ = write(frame([0x101010, 0x202020, 0x303030], [0x404040, 0x505050, 0x606060]))
+        // Each channel moved by the tolerance: nothing to write.
+        let near = frame([0x101010 + t * 0x010101, 0x202020 - t, 0x303030], [0x404040, 0x505050 + (t << 8), 0x606060 - t * 0x010000])
+        #expect(write(near).isEmpty)
+        // One channel of the middle cell one level further: only it goes out, with the frame's exact colours.
+        let beyond = frame([0x101010, 0x202020 - t - 1, 0x303030], [0x404040, 0x505050, 0x606060])
+        #expect(write(beyond) == "\u{1B}7\u{1B}[1;2H\u{1B}[38;2;32;32;\(0x20 - t - 1);48;2;80;80;80m▀\u{1B}[0m\u{1B}8")
+        // Still near the first frame but beyond the tolerance of what is now shown: written (no drift).
+        let drift = frame([0x101010, 0x202020 + t, 0x303030], [0x404040, 0x505050, 0x606060])
+        #expect(write(drift).contains("\u{1B}[1;2H"))
+        // Another character in the same colours is written; a space compares by its background alone.
+        #expect(write(frame(drift.foreground, drift.background, [Self.block, 0x2584, Self.block])).contains("▄"))
+        _ = write(frame([0x101010, 0x202020, 0x303030], [0x404040, 0x505050, 0x606060], [32, 32, 32]))
+        #expect(write(frame([0xFFFFFF, 0x000008, 0x808080], [0x404040, 0x505050, 0x606060], [32, 32, 32])).isEmpty)
+        // A row ncurses rewrites gets the frame's exact cells.
+        #expect(write(near, rewritten: true).components(separatedBy: "▀").count - 1 == 3)
+    }
+
+    @Test func theToleranceIsForTruecolourOnly() {
+        var writer = DirectCellWriter(mode: .indexed256)
+        _ = writer.bytes(for: Self.cells(1, 1, fg: 100, bg: 200), originX: 0, originY: 0, screenColumns: 2, screenRows: 1,
+                         owned: [true], rowsRewritten: [false])
+        // Palette indices one apart are unrelated colours.
+        #expect(!writer.bytes(for: Self.cells(1, 1, fg: 101, bg: 200), originX: 0, originY: 0, screenColumns: 2, screenRows: 1,
+                              owned: [true], rowsRewritten: [false]).isEmpty)
+    }
+
     @Test func cellsCoveredByTheInterfaceAreLeftAloneAndRewrittenWhenUncovered() {
         var writer = DirectCellWriter(mode: .truecolor)
         let frame = Self.cells(3, 1, fg: 0x111111, bg: 0x222222)

@@ -3,8 +3,9 @@ import Foundation
 
 /// What the person waits for, without a terminal: for each implemented filter, repeatedly step its first slider
 /// (as ← → do), build the framed output, submit it to the same `PreviewRenderer` the explorer uses, wait for the
-/// chafa cells, and write the escape sequences the explorer would write for them (`DirectCellWriter`, only the
-/// cells that changed) to /dev/null: keypress → last byte written. Not included: ncurses' update of the rest of
+/// cells (`ChafaConverter`: block elements in truecolor, chafa otherwise), and write the escape sequences the
+/// explorer would write for them (`DirectCellWriter`, only the cells that changed) to /dev/null: keypress → last
+/// byte written. Not included: ncurses' update of the rest of
 /// the screen (a few hundred bytes after a step) and the terminal's own time to parse and paint the bytes.
 public enum ExplorerBenchmark {
     public struct Sample {
@@ -138,14 +139,14 @@ public enum ExplorerBenchmark {
         let factor = samples.proxyFactor(forPreview: PreviewGeometry(imageRect: samples.sourceRect, area: layout.preview).pixelSize)
         let results = try measure(imagePath: imagePath, columns: columns, rows: rows, mode: mode, only: only)
         let rect = samples.sourceRect
-        print("keypress → last byte of the preview written (engine render + chafa + escape sequences to /dev/null), "
+        print("keypress → last byte of the preview written (engine render + cells + escape sequences to /dev/null), "
               + "\(columns)×\(rows) terminal, \(mode.rawValue) colours, preview area "
               + "\(layout.preview.width)×\(layout.preview.height) cells, \(ProcessInfo.processInfo.activeProcessorCount) cores, "
               + "source \(Int(rect.width))×\(Int(rect.height))" + (factor > 1 ? ", proxy ÷\(factor)" : ""))
         print(String(format: "first frame (%@, open → last byte): %.0f ms%@, %d bytes", only?.first ?? "CISepiaTone", first.ms,
                      first.proxyFactor > 1 ? " (proxy ÷\(first.proxyFactor))" : "", first.bytes))
         func column(_ text: String) -> String { text.padding(toLength: 30, withPad: " ", startingAt: 0) }
-        print(column("filter") + "  median     p95  render   chafa   bytes")
+        print(column("filter") + "  median     p95  render   cells   bytes")
         for name in Array(Set(results.map(\.filter))).sorted() {
             let mine = results.filter { $0.filter == name }
             print(column(name) + String(format: "%6.1fms %6.1fms %6.1fms %6.1fms %7.0f",

@@ -16,6 +16,11 @@ struct DirectCellWriter {
     }
 
     let mode: ColorMode
+    /// In truecolor, a cell showing the same character in colours within this many levels (each channel) of
+    /// the new frame's is left as it is: a slider step moves most colours by a level or two, and each cell
+    /// written costs the terminal ~35 bytes to parse. What is shown never drifts further than this from the
+    /// frame (the comparison is with what is on the screen), and rows ncurses rewrites are written exactly.
+    static let truecolorTolerance: Int32 = 2
     /// What was last written at each screen position (`nil`: unknown, ncurses may have drawn there).
     private var shown: [Cell?] = []
     private var screen = (columns: 0, rows: 0)
@@ -64,7 +69,7 @@ struct DirectCellWriter {
                     continue
                 }
                 let cell = Cell(char: cells.chars[i], foreground: cells.foreground[i], background: cells.background[i])
-                guard rowsRewritten[y] || shown[position] != cell else { continue }
+                guard rowsRewritten[y] || !looksTheSame(shown[position], cell) else { continue }
                 if out.isEmpty { out += Self.saveCursor }
                 if cursorAt != screenX { Self.moveCursor(screenY, screenX, &out) }
                 if current == nil || current! != (cell.foreground, cell.background) {
@@ -84,6 +89,22 @@ struct DirectCellWriter {
         // Attributes back to normal (what ncurses leaves after a refresh), the cursor where ncurses left it.
         out += Self.csi + Array("0m".utf8) + Self.restoreCursor
         return out
+    }
+
+    /// Whether `shown` already shows `cell`: equal, or in truecolor the same character in colours each within
+    /// `truecolorTolerance` of the cell's.
+    func looksTheSame(_ shown: Cell?, _ cell: Cell) -> Bool {
+        guard let shown else { return false }
+        if shown == cell { return true }
+        guard mode == .truecolor, shown.char == cell.char else { return false }
+        func near(_ a: Int32, _ b: Int32) -> Bool {
+            guard a >= 0, b >= 0 else { return a == b }
+            let t = Self.truecolorTolerance
+            return abs((a >> 16 & 0xFF) - (b >> 16 & 0xFF)) <= t && abs((a >> 8 & 0xFF) - (b >> 8 & 0xFF)) <= t
+                && abs((a & 0xFF) - (b & 0xFF)) <= t
+        }
+        // A space shows only its background.
+        return (cell.char == 32 || near(shown.foreground, cell.foreground)) && near(shown.background, cell.background)
     }
 
     /// A blank in default colours at (y, x), where ncurses' model has one (its mark looked the same to it).

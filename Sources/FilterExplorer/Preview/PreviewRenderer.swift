@@ -62,7 +62,7 @@ public struct PreviewFrame: Sendable {
     public var refinementSkipped = false
     /// The proxy factor it was rendered at (1: full size).
     public let proxyFactor: Int
-    /// Engine render and chafa conversion times, and submit-to-finish latency, in milliseconds.
+    /// Engine render and cell conversion times (`ChafaConverter`), and submit-to-finish latency, in milliseconds.
     public let renderMs: Double
     public let chafaMs: Double
     public let latencyMs: Double
@@ -252,10 +252,10 @@ public final class PreviewRenderer: @unchecked Sendable {
         }
     }
 
-    /// The RGBA8 pixels chafa gets: the shown rectangle at full resolution (chafa downscales it well), first
-    /// downscaled by the engine when huge, and upscaled with nearest-neighbour when smaller than the preview so
-    /// small outputs (QR codes, barcodes) stay sharp. A proxy a little smaller than the preview
-    /// (`SampleLibrary.proxyCoverage`) is a photo, not a small output: it is left to chafa's smooth scaling.
+    /// The RGBA8 pixels the cell converter gets: the shown rectangle at full resolution (it averages them into
+    /// each cell), first downscaled by the engine when huge, and upscaled with nearest-neighbour when smaller
+    /// than the preview so small outputs (QR codes, barcodes) stay sharp. A proxy a little smaller than the preview
+    /// (`SampleLibrary.proxyCoverage`) is a photo, not a small output: it is left to the converter's smooth scaling.
     static func pixels(for request: PreviewRequest, context: RenderContext, cancellation: RenderCancellation? = nil) throws
         -> (bytes: [UInt8], width: Int, height: Int)
     {
