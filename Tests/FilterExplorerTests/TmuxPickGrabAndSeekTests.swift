@@ -228,7 +228,7 @@ struct TmuxPickGrabAndSeekTests {
         defer { tmux.kill() }
         let clip = tmux.stateDirectory.appendingPathComponent("clip.y4m").path
         try TmuxVideoTests.writeClip(clip, frames: 80)
-        try tmux.start(["explore", "--video", clip, "--filter", "CISepiaTone"])
+        try tmux.start(["explore", "--video", clip, "--filter", "CISepiaTone"], tmuxConfig: try TmuxExportTests.clipboardConfig(tmux))
         try tmux.waitFor("playing", timeout: 30) { TmuxVideoTests.frameNumber($0) != nil }
         tmux.send("v")
         let paused = try tmux.waitFor("paused") { Tmux.statusLine($0).contains("video paused (v)") }

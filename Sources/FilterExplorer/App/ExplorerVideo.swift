@@ -24,11 +24,11 @@ extension Explorer {
         guard let video = playback.video else { return false }
         if let seek = playback.videoSeek {
             guard video.status.seeksDone >= seek.number else { return false }
-            playback.videoSeek = nil
         } else if playback.videoPaused {
             return false
         }
         guard let next = video.takeNewest() else { return false }
+        playback.videoSeek = nil
         samples.replaceSource(video.decoder.image(next), label: Self.videoLabel(video))
         playback.videoFramesShown += 1
         playback.videoFrameIndex = next.index

@@ -107,12 +107,13 @@ public final class VideoSource: @unchecked Sendable {
     @discardableResult
     public func seek(toFrame index: Int) -> Int {
         condition.lock()
+        // Emptied before the request is seen: the reader may deliver the sought frame at once.
+        while queue.take() != nil {}
         seeksAsked += 1
         let number = seeksAsked
         seekRequest = (max(0, index), number)
         condition.broadcast()
         condition.unlock()
-        while queue.take() != nil {}
         return number
     }
 
