@@ -342,7 +342,8 @@ struct TmuxExplorerTests {
         #expect(Tmux.previewRows(screen).contains { $0.contains("▒▒▒▒") })
         tmux.send("Tab", "j")
         try tmux.waitFor("the selected input's description, default and type under the inputs") {
-            $0.contains("rectangle · default [0 0 640 80] · ")
+            // The value the explorer starts at (what r resets to), not Apple's [0 0 640 80].
+            $0.contains("rectangle · default [0 0 512 512] · ")
         }
         tmux.send("i")
         try tmux.waitFor("the details give the average's numbers") {

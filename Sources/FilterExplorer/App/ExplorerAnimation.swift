@@ -13,6 +13,9 @@ struct PlaybackState {
     /// Video frames shown so far, and the stream's last shown frame number.
     var videoFramesShown = 0
     var videoFrameIndex: Int?
+    /// A seek asked of the video (`VideoSource.seek`'s number, and the frame asked for) not shown yet: the
+    /// next step or jump goes on from its frame, so keys pressed faster than frames arrive add up.
+    var videoSeek: (number: Int, frame: Int)?
     /// Whether the stream's error was shown as a message (once; the status line keeps saying it).
     var videoErrorShown = false
 }

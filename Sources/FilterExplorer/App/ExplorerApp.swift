@@ -151,6 +151,8 @@ public final class Explorer {
     var previewDrag: PreviewDrag?
     /// The pixel inspector's cursor and reading (kept after it closes, so `p` returns to the same pixel).
     var inspector: PixelInspector?
+    /// The colour input the inspector is picking a colour for (the eyedropper, `I`), while it does.
+    var colorPick: String?
     let probe = PixelProbe()
     /// The newest pixel read asked for (older answers are ignored).
     var probeGeneration = 0
@@ -467,6 +469,10 @@ public final class Explorer {
         }
         framedRect = fullSize?.fullSizeRect ?? framing.fullSizeRect
         outputExtent = fullSize?.fullSizeOutputExtent ?? framing.fullSizeOutputExtent
+        // Infinite because of the preview's clamp: the header gives the filter's own extent.
+        if !showOriginal, !showsSourceForRectangle, outputExtent?.isInfinite == true, let own = try? unclampedOutputExtent() {
+            outputExtent = own
+        }
         let visible = zoom.visibleRect(of: framedRect!, area: layout.preview)
         let geometry = PreviewGeometry(imageRect: visible, area: layout.preview,
                                        maximumCells: terminal.maximumPreviewCells, scale: zoom.scale)
@@ -538,7 +544,8 @@ public final class Explorer {
         guard let recipe = chainRecipe(output: path, crop: framing.rect, allValues: true) else { return }
         let recipePath = FilterSession.recipePath(output: path)
         // While an input is animated, the `animate` command that plays it (the still is written as always).
-        let command = animationCommand(output: path, crop: framing.rect) ?? chainRenderCommand(output: path, crop: framing.rect)
+        let command = animationCommand(output: path, crop: framing.rect) ?? videoStreamCommand(recipe: recipePath, output: path)
+            ?? chainRenderCommand(output: path, crop: framing.rect)
         let context = context
         let mailbox = mailbox
         let job = ExportJob(path: path)

@@ -48,6 +48,21 @@ extension Explorer {
         }
     }
 
+    /// The extent of the filter's (or chain's) own output, without the clamp the preview and the export put
+    /// before a filter that reads beyond the edge: a Gaussian blur's grows by 3σ a side where the clamped one is
+    /// infinite. Only the image graph is built, nothing is rendered.
+    func unclampedOutputExtent() throws -> Rect? {
+        guard chain.count > 0 else {
+            guard let shown = browsePreview ?? session else { return nil }
+            return try ResolvedRecipe(steps: shown.resolvedSteps(proxyFactor: 1, context: context, clamped: false)).image(input: nil).extent
+        }
+        let through = chain.previewsSelectedStep ? chain.selected : nil
+        return try chain.substituting(browsePreview) {
+            let (recipe, input) = try chain.resolvedRecipe(through: through, samples: samples, context: context, clamped: false)
+            return try recipe.image(input: input).extent
+        }
+    }
+
     /// The export's recipe, files and command for the whole chain.
     func chainRecipe(output: String, crop: Rect?, allValues: Bool) -> Recipe? {
         guard chain.count > 0 else { return session?.recipe(output: output, crop: crop, allValues: allValues) }

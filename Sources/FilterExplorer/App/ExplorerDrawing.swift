@@ -338,7 +338,8 @@ extension Explorer {
                      .init(focused ? .accent : nil, bold: true, reverse: focused && terminal.colorMode == .monochrome))
         let area = layout.controls
         if let control = currentControl {
-            terminal.put(layout.inputHelp.y, layout.inputHelp.x + 2, Self.inputHelp(control.input),
+            terminal.put(layout.inputHelp.y, layout.inputHelp.x + 2,
+                         Self.inputHelp(control.input, kind: control.kind, start: session.startingValue(forKey: control.input.key)),
                          width: layout.inputHelp.width - 2, .init(.dim))
         }
         if session.controls.isEmpty {
@@ -368,11 +369,18 @@ extension Explorer {
     }
 
     /// What a new user needs to know about an input on one line: its type, default and range first (so a
-    /// narrow terminal cuts the prose, not the numbers), then what it does.
-    static func inputHelp(_ input: InputDescriptor) -> String {
+    /// narrow terminal cuts the prose, not the numbers), then what it does. The default is the explorer's
+    /// starting value (`start`, what `r` resets to) when it has one, shown as the row shows values.
+    static func inputHelp(_ input: InputDescriptor, kind: ControlKind? = nil, start: FilterValue? = nil) -> String {
         var parts: [String] = []
         if let type = input.type { parts.append(type.rawValue.replacingOccurrences(of: "CIAttributeType", with: "").lowercased()) }
-        if let value = input.defaultValue { parts.append("default \(value)") }
+        if let start {
+            parts.append("default " + (kind == .rectangle ? ControlDisplay.text(start, kind: .rectangle) : start.description))
+        } else if let value = input.defaultValue {
+            var text = value.description
+            if kind == .rectangle, case .vector(let v) = value { text = ControlDisplay.text(.vector(v), kind: .rectangle) }
+            parts.append("default " + text)
+        }
         let low = input.minimum ?? input.sliderMinimum, high = input.maximum ?? input.sliderMaximum
         if low != nil || high != nil {
             var range = "range \(low.map(formatNumber) ?? "−∞") … \(high.map(formatNumber) ?? "∞")"

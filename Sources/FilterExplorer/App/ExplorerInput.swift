@@ -30,7 +30,8 @@ extension Explorer {
         ("r  R", "reset the input / all inputs of the filter"),
         ("u  U", "undo / redo the last edit of this filter; in a chain, of the chain: values, steps added, removed, moved, bypassed, rewired"),
         ("x", "A/B: keep these values, show the other set"),
-        ("mouse on the preview", "with a point input selected, click or drag to place it; drag moves a rectangle input"),
+        ("mouse on the preview", "click: place the selected point; drag from its marker (or in a drawn rectangle): move it; "
+            + "drag elsewhere: move the picture (pan when zoomed, move a crop)"),
     ]
 
     /// The key that toggles the split before/after view.
@@ -44,7 +45,8 @@ extension Explorer {
         ("a", "animate the selected input from its value to the slider's other end (2 s, looping); list focused: the time 0→1. "
             + "a again stops, value back"),
         ("A", "type the animation: FROM → TO over SECONDS s [linear|ease-in-out], e.g. 0 → pi/4 over 3 s; e also gives the animate command"),
-        ("v", "video (explore --video): pause / resume"),
+        ("v  ,  .  <  >", "video (explore --video): v pause / resume; a file: , . a frame back / forward (pausing), "
+            + "< > \(formatNumber(videoJumpSeconds)) s back / forward (chain panel: < > move the step)"),
         ("e", "export at full resolution with its recipe (.json), the render command to the clipboard; "
             + "offers the last export's folder, asks before replacing"),
         ("S", "save the filter or chain as a look: a recipe in ~/.config/cifiltertest/looks, listed under Looks (end of the list) with the shipped ones"),
@@ -54,11 +56,12 @@ extension Explorer {
         ("1  0", "1:1 (one image pixel per preview pixel) / fit the whole output"),
         ("z", "pan while zoomed: arrows move (Shift or HJKL by half a view), + - 1 0 zoom, Enter or Esc done"),
         ("f", "full-screen preview (hides the list and the inputs; arrows pan when zoomed)"),
-        ("Ctrl-L", "redraw the screen"),
         ("i", "details of the filter: description, fidelity and why; a reduction's values (RGBA numbers)"),
         ("p", "pixel inspector: arrows (Shift: a cell) or a click move a cursor; the status line shows the pixel's "
             + "position and exported RGBA (8-bit sRGB, linear); Esc leaves"),
-        ("Ctrl-Z", "suspend to the shell (fg comes back)"),
+        ("I", "eyedropper on a colour input (or click its swatch): pick its colour from the picture as shown; "
+            + "arrows or the mouse move, Enter or a click takes it, Esc cancels"),
+        ("Ctrl-L  Ctrl-Z", "redraw the screen / suspend to the shell (fg comes back)"),
         ("?", "this help (↑↓ PgUp PgDn Home End scroll it)"),
     ]
 
@@ -104,6 +107,7 @@ extension Explorer {
             switch key {
             case .enter: closeEditor(keeping: true)
             case .escape: closeEditor(keeping: false)
+            case .char("I") where control.kind == .color: startColorPick(control)
             default:
                 let outcome = control.widget.editorKey(key, editor: &editor, control: control, explorer: self)
                 if case .editor = mode { mode = .editor(editor) }
@@ -134,6 +138,12 @@ extension Explorer {
             mode = .help
         case .char("p"):
             startInspector()
+        case .char("I"):
+            guard focus == .controls, let control = currentControl else {
+                message = Message(text: "I picks a colour from the picture for a colour input: Tab to the inputs, select one", isError: false)
+                return true
+            }
+            startColorPick(control)
         case .char("i"):
             guard let session else { return true }
             do { reductionValues = try session.reductionValues(context: context) } catch {
@@ -172,6 +182,10 @@ extension Explorer {
             beginAnimationPrompt()
         case .char("v"):
             toggleVideoPause()
+        case .char(","), .char("."):
+            stepVideo(frames: key == .char(".") ? 1 : -1, pausing: true)
+        case .char("<"), .char(">"):
+            jumpVideo(forward: key == .char(">"))
         case .char("+"), .char("-"), .char("1"), .char("0"):
             zoomKey(key)
         case .char("z"):
@@ -516,16 +530,21 @@ extension Explorer {
         let layout = layout
         // As after a key: the status line shows the value changed, not an older message.
         if mouse.action != .release, !mode.isText { message = nil }
+        // Picking a colour: the release of a press (or drag) on the picture takes the pixel under it.
+        if colorPick != nil, case .inspect = mode, mouse.action == .release || mouse.action == .click,
+           layout.preview.contains(x: mouse.x, y: mouse.y), let geometry {
+            let pixel = pixel(atCellX: mouse.x, y: mouse.y, in: geometry)
+            moveInspector(toX: pixel.x, y: pixel.y)
+            takePickedColor()
+            return
+        }
         if mouse.action == .release {
             draggingDivider = false
             if draggingSlider != nil {
                 draggingSlider = nil
                 endEditGroup()
             }
-            if previewDrag != nil {
-                previewDrag = nil
-                endEditGroup()
-            }
+            if previewDrag != nil { releasePreviewDrag(x: mouse.x, y: mouse.y) }
             return
         }
         if case .help = mode {

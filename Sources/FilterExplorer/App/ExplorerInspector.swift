@@ -7,7 +7,7 @@ extension Explorer {
     /// preview's proxy or its opaque display form), or the source while `b` shows it; and the rectangle it is
     /// framed to (the cursor stays inside it).
     func inspectedImage() throws -> (image: Image, rect: Rect)? {
-        if showOriginal { return (samples.source, samples.sourceRect) }
+        if showsSource(atX: inspector?.x ?? 0) { return (samples.source, samples.sourceRect) }
         guard let session, session.isImplemented, session.descriptor.unavailableReason == nil else { return nil }
         let framing = try chainFramedOutput(forExport: true)
         return (framing.image, framing.rect)
@@ -56,6 +56,12 @@ extension Explorer {
     /// b f q ? Ctrl-L do what they do elsewhere, Esc / Enter / p leave.
     func inspectorKey(_ key: Key) {
         switch key {
+        case .enter where colorPick != nil:
+            takePickedColor()
+            return
+        case .escape where colorPick != nil, .char("p") where colorPick != nil:
+            cancelColorPick()
+            return
         case .escape, .enter, .char("p"):
             mode = .normal
             return
@@ -64,7 +70,9 @@ extension Explorer {
         if zoomKey(key) { return }
         guard let (dx, dy, coarse) = arrow(key) else {
             switch key {
-            case .char("q"), .char("Q"): running = false
+            case .char("q"), .char("Q"):
+                colorPick = nil
+                running = false
             case .char("?"), .function(1):
                 helpScroll = 0
                 mode = .help
@@ -77,7 +85,9 @@ extension Explorer {
                 needsRender = true
                 terminal.clearAll()
             default:
-                message = Message(text: "inspector: arrows move (Shift: a cell), + - 1 0 zoom, click places, Esc leaves",
+                message = Message(text: colorPick != nil
+                                  ? "picking a colour: arrows move (Shift: a cell), Enter or a click takes it, Esc cancels"
+                                  : "inspector: arrows move (Shift: a cell), + - 1 0 zoom, click places, Esc leaves",
                                   isError: false)
             }
             return
@@ -123,31 +133,111 @@ extension Explorer {
         } else {
             parts.append(.init(text: "reading…", priority: 1))
         }
-        if showOriginal { parts.append(.init(text: "of the source (b)", priority: 2)) }
-        parts.append(.init(text: "inspector: arrows move (Shift: a cell), click places, Esc leaves",
-                           short: "arrows, click, Esc leaves", priority: 3))
+        if showsSource(atX: inspector.x) { parts.append(.init(text: "of the source", priority: 2)) }
+        if let key = colorPick {
+            parts.insert(.init(text: "picking \(key): Enter or a click takes this colour, Esc cancels",
+                               short: "pick: Enter/click, Esc", priority: 0), at: 0)
+        } else {
+            parts.append(.init(text: "inspector: arrows move (Shift: a cell), click places, Esc leaves",
+                               short: "arrows, click, Esc leaves", priority: 3))
+        }
         return parts
     }
 
     // MARK: Dragging in the preview
 
-    /// A press on the preview while a point or rectangle input is the current one: the press sets a point;
-    /// dragging moves the point to the pointer, or the rectangle by as much as the pointer moved. The
-    /// geometry of the press is kept for the whole drag, so a preview that re-frames as the value changes (a crop)
-    /// does not move the ground under the pointer.
+    /// A press on the preview, then drags: what it does is `PreviewGrab.decide`'s. Editing a value, a press sets a
+    /// point and a drag moves it with the pointer, or moves a rectangle by as much as the pointer moved. Grabbing,
+    /// the picture moves with the pointer: a zoomed view pans, a cropped one moves its crop rectangle the other
+    /// way. The geometry of the press is kept for the whole drag, so a preview that re-frames as the value
+    /// changes (a crop) does not move the ground under the pointer.
     func previewPress(x: Int, y: Int, action: MouseEvent.Action) {
         if action == .press {
             previewDrag = nil
-            guard let geometry, let control = currentControl else { return }
+            guard let geometry else { return }
+            let control = currentControl
+            let start = geometry.imagePoint(cellX: x, cellY: y)
+            let grab = PreviewGrab.decide(onValue: pressIsOnValue(control, cell: (x, y), point: start, geometry: geometry),
+                                          zoomed: zoom.scale != nil, viewportKey: viewportRectangleKey(),
+                                          editsValue: control.map(Self.isPlacedOnPreview) ?? false)
             // The press starts one undo step that lasts until the release.
             beginEditGroup()
-            previewDrag = PreviewDrag(key: control.input.key, geometry: geometry,
-                                      start: geometry.imagePoint(cellX: x, cellY: y),
-                                      startValue: session?.value(forKey: control.input.key))
+            let key = grab == .moveViewport ? viewportRectangleKey() ?? "" : control?.input.key ?? ""
+            previewDrag = PreviewDrag(key: key, geometry: geometry, start: start, startValue: session?.value(forKey: key),
+                                      grab: grab, zoomAtPress: zoom, shownAtPress: geometry.imageRect)
+            // A press on a point elsewhere than its marker places it only when there is nothing to pan.
+            if grab != .editValue { return }
         }
-        guard let drag = previewDrag, let control = session?.controls.first(where: { $0.input.key == drag.key }) else { return }
+        guard var drag = previewDrag else { return }
+        if action == .drag { drag.moved = true; previewDrag = drag }
+        let point = drag.geometry.imagePoint(cellX: x, cellY: y)
+        let delta = (x: point.x - drag.start.x, y: point.y - drag.start.y)
+        switch drag.grab {
+        case .editValue:
+            guard let control = session?.controls.first(where: { $0.input.key == drag.key }) else { return }
+            control.widget.previewDrag(drag, to: (point.x, point.y), control: control, explorer: self)
+        case .pan:
+            zoom = drag.zoomAtPress.grabbed(shown: drag.shownAtPress, by: delta, of: framedRect ?? samples.sourceRect)
+            needsRender = true
+        case .moveViewport:
+            guard case .vector(let r)? = drag.startValue, r.count == 4 else { return }
+            let moved = [r[0] - delta.x.rounded(), r[1] - delta.y.rounded(), r[2], r[3]]
+            if case .vector(let now)? = session?.value(forKey: drag.key), now == moved { return }
+            apply(.vector(moved), to: drag.key)
+        case .nothing:
+            message = Message(text: "the whole output is shown: zoom in (+, 1 or the wheel) to drag it", isError: false)
+        }
+    }
+
+    /// The release of a press on the preview: a press on a point input away from its marker that did not move
+    /// (a click, where a drag would have panned) places the point there. Ends the drag's undo step.
+    func releasePreviewDrag(x: Int, y: Int) {
+        defer {
+            previewDrag = nil
+            endEditGroup()
+        }
+        guard let drag = previewDrag, !drag.moved, drag.grab == .pan, let control = currentControl,
+              Self.isPlacedOnPreview(control), case .point = control.kind else { return }
         let point = drag.geometry.imagePoint(cellX: x, cellY: y)
         control.widget.previewDrag(drag, to: (point.x, point.y), control: control, explorer: self)
+    }
+
+    /// Inputs the mouse places on the preview: points and rectangles.
+    static func isPlacedOnPreview(_ control: InputControl) -> Bool {
+        switch control.kind {
+        case .point, .rectangle: true
+        default: false
+        }
+    }
+
+    /// Whether a press is on the selected input's mark: within a cell of a point's marker, or inside a rectangle
+    /// drawn over the picture (not one that frames it, where the whole picture is inside).
+    private func pressIsOnValue(_ control: InputControl?, cell: (x: Int, y: Int), point: (x: Double, y: Double),
+                                geometry: PreviewGeometry) -> Bool {
+        guard let control, case .vector(let v)? = session?.value(forKey: control.input.key) else { return false }
+        switch control.kind {
+        case .point(let offset) where v.count >= 2:
+            let rect = samples.sourceRect
+            let p = offset ? (rect.midX + v[0], rect.midY + v[1]) : (v[0], v[1])
+            guard let marker = geometry.cell(imageX: p.0, imageY: p.1) else { return false }
+            return abs(marker.x - cell.x) <= 1 && abs(marker.y - cell.y) <= 1
+        case .rectangle where v.count == 4:
+            guard viewportRectangleKey() != control.input.key else { return false }
+            return point.x >= v[0] && point.x < v[0] + v[2] && point.y >= v[1] && point.y < v[1] + v[3]
+        default:
+            return false
+        }
+    }
+
+    /// The rectangle input whose rectangle the output is framed by (a crop's), when the preview shows the output.
+    func viewportRectangleKey() -> String? {
+        guard !showOriginal, !showsSourceForRectangle, let session, let framed = framedRect else { return nil }
+        return session.controls.first { control in
+            guard case .rectangle = control.kind, case .vector(let v)? = session.value(forKey: control.input.key),
+                  v.count == 4 else { return false }
+            let rect = Rect(x: v[0], y: v[1], width: v[2], height: v[3]).intersection(samples.sourceRect).integral
+            return PreviewGrab.sameRect(rect, framed)
+        }?.input.key
     }
 }
 
@@ -159,4 +249,10 @@ struct PreviewDrag {
     /// The image point pressed, and the input's value then.
     let start: (x: Double, y: Double)
     let startValue: FilterValue?
+    var grab: PreviewGrab = .editValue
+    /// The zoom and the rectangle shown at the press (a pan moves from there).
+    var zoomAtPress = PreviewZoom.fit
+    var shownAtPress = Rect(x: 0, y: 0, width: 0, height: 0)
+    /// Whether the pointer moved with the button held.
+    var moved = false
 }

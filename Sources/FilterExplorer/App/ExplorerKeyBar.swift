@@ -1,3 +1,5 @@
+import FilterEngine
+
 /// The key bar's items for what the explorer is doing now (`KeyBar` fits them to the width).
 extension Explorer {
     var keyBarItems: [KeyBar.Item] {
@@ -18,6 +20,8 @@ extension Explorer {
         case .view:
             return [Item("arrows", "pan", 1), Item("+ -", "zoom", 1), Item("1", "1:1", 2), Item("0", "fit", 2),
                     Item("Enter", "done", 1)]
+        case .inspect where colorPick != nil:
+            return [Item("arrows", "move", 1), Item("Enter click", "take the colour", 0), Item("Esc", "cancel", 0), KeyBar.help]
         case .inspect:
             return [Item("arrows", "move", 1), Item("Shift", "a cell", 3), Item("click", "a pixel", 4),
                     Item("Esc", "leave", 1), KeyBar.help]
@@ -34,10 +38,15 @@ extension Explorer {
         case .controls:
             items = [Item("← →", "adjust", 1), Item("Enter", "type", 1), Item("u", "undo", 2), Item("r", "reset", 3),
                      Item("Tab", "list", 3)]
+            if currentControl?.kind == .color { items.insert(Item("I", "pick from the picture", 1), at: 2) }
         }
         items += [Item("e", "export", 1), focus == .chain ? nil : Item("c", "chain", 1),
                   Item("a", playback.animation == nil ? "animate" : "stop", 2), Item("i", "details", 3)]
             .compactMap { $0 }
+        if let video = playback.video {
+            items.insert(Item("v", playback.videoPaused ? "play" : "pause", 1), at: 0)
+            if video.canSeek { items.insert(contentsOf: [Item(", .", "frame", 2), Item("< >", "±\(formatNumber(Self.videoJumpSeconds)) s", 2)], at: 1) }
+        }
         items.append(Item(Self.splitKeyLabel, split == nil ? "split" : "unsplit", 3))
         if split != nil { items.append(Item("{ }", "divider", 2)) }
         items += [Item("b", showOriginal ? "after" : "before", 4), Item("+ -", "zoom", 4), Item("p", "pixel", 5),

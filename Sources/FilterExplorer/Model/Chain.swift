@@ -220,7 +220,7 @@ public final class Chain {
     /// or the recipe's input; and the chain's input, what its first step's inputImage shows (the explorer's source
     /// by default).
     public func resolvedRecipe(through last: Int? = nil, samples: SampleLibrary, proxyFactor: Int = 1,
-                               context: RenderContext = RenderContext()) throws -> (recipe: ResolvedRecipe, input: Image) {
+                               context: RenderContext = RenderContext(), clamped: Bool = true) throws -> (recipe: ResolvedRecipe, input: Image) {
         let end = last ?? steps.count - 1
         guard steps.indices.contains(end) else { throw FilterExplorerError("the chain has no step \(end + 1)") }
         if let problem = forwardLink() { throw FilterExplorerError(problem) }
@@ -238,7 +238,7 @@ public final class Chain {
             }
             resolved += try step.session.resolvedSteps(proxyFactor: factor, context: context, links: links,
                                                        followsAStep: index > 0, id: Self.resolvedID(step.uid),
-                                                       bypass: step.bypass)
+                                                       bypass: step.bypass, clamped: clamped)
         }
         return (ResolvedRecipe(steps: resolved), input)
     }

@@ -287,24 +287,38 @@ public final class FilterSession {
     /// CIBarcodeGenerator's descriptor has no default in Core Image: a QR code, so the generator opens on a picture.
     public static let stockBarcode = "qr:message=CIFilterTest"
 
-    private func applyStock(_ input: InputDescriptor) {
+    private func applyStock(_ input: InputDescriptor) { applyStock(input, to: filter, choosing: true) }
+
+    /// The explorer's starting value of an input (what `r` resets it to), where it differs from the catalogue's
+    /// default: the stock rectangle rather than Apple's [0 0 640 80], an image-sized crop rather than an infinite one.
+    public func startingValue(forKey key: String) -> FilterValue? {
+        guard let scratch = try? Filter(named: name) else { return nil }
+        scratch.setDefaults()
+        for input in descriptor.inputs { applyStock(input, to: scratch, choosing: false) }
+        return scratch.value(forKey: key)
+    }
+
+    /// Puts an input's stock value into `target`; `choosing` also picks the stock image and colour tables.
+    private func applyStock(_ input: InputDescriptor, to target: Filter, choosing: Bool) {
         let rect = samples.sourceRect
         let key = input.key
-        func put(_ value: FilterValue) { try? filter.setValue(value, forKey: key) }
+        func put(_ value: FilterValue) { try? target.setValue(value, forKey: key) }
         switch (input.valueClass, input.type) {
-        case (.image, _):
+        case (.image, _) where choosing:
             imageChoices[key] = samples.stockChoice(for: ImageRole(input, filter: name), key: key, filter: name)
         case (.number, .time?):
             // Half-way, so a transition shows both images and its effect at once (at 0 it shows only the source).
             put(.number(0.5))
-        case (.data, _) where kind(forKey: key) == .colorCube:
+        case (.data, _) where choosing && kind(forKey: key) == .colorCube:
             // A visible look rather than the identity; with two cubes, black and white where the mask is black.
             tableChoices[key] = .look(key == "inputCube0Data" ? .blackAndWhite : .warm)
-        case (.data, _) where kind(forKey: key) == .colorCurves:
+        case (.data, _) where choosing && kind(forKey: key) == .colorCurves:
             tableChoices[key] = .curves(.sCurve)
         case (.number, _) where key == "inputScale" && ExplorerHints.isAreaHistogram(name):
             // Bins of an opaque source sum to 1: scaled so an average bin shows at a quarter of full brightness.
-            if let count = integer("inputCount") { put(.number(Double(max(count, 4) / 4))) }
+            if case .number(let count)? = target.value(forKey: "inputCount"), count.isFinite {
+                put(.number(Double(max(Int(count.rounded()), 4) / 4)))
+            }
         case (.number, _) where key == "inputCubeDimension":
             put(.number(Double(Self.stockCubeDimension)))
         case (.vector, .position?):
@@ -332,14 +346,14 @@ public final class FilterSession {
             // An emboss kernel: +1 at the first tap, -1 at the last. The RGB variants keep alpha: the relief on a
             // mid-grey bias. The others convolve alpha too, which weights summing to 0 would set to the bias (a
             // half-transparent picture): with the centre tap at 1 they sum to 1, and the relief is on the image.
-            guard case .vector(let weights)? = filter.value(forKey: key), weights.count > 1 else { return }
+            guard case .vector(let weights)? = target.value(forKey: key), weights.count > 1 else { return }
             let keepsAlpha = ExplorerHints.convolution(name).keepsAlpha
             var emboss = [Double](repeating: 0, count: weights.count)
             emboss[0] = 1
             emboss[weights.count - 1] = -1
             if !keepsAlpha { emboss[weights.count / 2] = 1 }
             put(.vector(emboss))
-            if keepsAlpha, descriptor.input("inputBias") != nil { try? filter.setValue(.number(0.5), forKey: "inputBias") }
+            if keepsAlpha, descriptor.input("inputBias") != nil { try? target.setValue(.number(0.5), forKey: "inputBias") }
         default:
             break
         }
@@ -388,9 +402,10 @@ public final class FilterSession {
     /// value (pixel measures scaled) and its chosen images (the library's proxies). `links` wires image inputs to
     /// other images of the recipe instead (a chain's earlier outputs, by id). After another step
     /// (`followsAStep`) inputImage without a link is the previous step's output, not its own choice. `id` names
-    /// the filter's output; a bypassed step has no clamp.
+    /// the filter's output; a bypassed step has no clamp, nor any step when `clamped` is false (the filter's
+    /// own output, whose extent the header gives).
     func resolvedSteps(proxyFactor: Int, context: RenderContext, links: [String: String] = [:], followsAStep: Bool = false,
-                       id: String? = nil, bypass: Bool = false) throws -> [ResolvedRecipe.Step] {
+                       id: String? = nil, bypass: Bool = false, clamped: Bool = true) throws -> [ResolvedRecipe.Step] {
         let factor = max(1, proxyFactor)
         let values = factor > 1 ? try proxyFilter(factor: factor) : filter
         var step = ResolvedRecipe.Step(filter: name, id: id, bypass: bypass)
@@ -407,7 +422,7 @@ public final class FilterSession {
             if input.key == "inputImage" { imageInput = source } else { step.inputs.append((input.key, source)) }
         }
         let hasInputImage = descriptor.input("inputImage") != nil
-        guard !bypass, hasInputImage, PreviewPlanner.readsBeyondEdge(descriptor) else {
+        guard clamped, !bypass, hasInputImage, PreviewPlanner.readsBeyondEdge(descriptor) else {
             if let imageInput { step.inputs.append(("inputImage", imageInput)) }
             return [step]
         }

@@ -37,28 +37,48 @@ public final class ChafaConverter {
 
     /// Without colour (NO_COLOR, `--colors none`): each cell a shade by its mean luminance, so tones show as
     /// tones rather than chafa's two-colour threshold. Light is drawn as ink (the usual light-on-dark terminal).
+    /// Where a cell holds an edge (its quarters differ by more than `edgeContrast`), a quadrant block draws its
+    /// light quarters instead, so shapes keep twice the detail across and down that whole-cell shades give.
     static let shadeRamp: [Character] = [" ", "░", "▒", "▓", "█"]
     static let asciiRamp: [Character] = [" ", ".", ":", "-", "=", "+", "*", "#", "%", "@"]
+    /// Quadrant blocks by their lit quarters: bit 0 top left, 1 top right, 2 bottom left, 3 bottom right.
+    static let quadrants: [Character] = [" ", "▘", "▝", "▀", "▖", "▌", "▞", "▛", "▗", "▚", "▐", "▜", "▄", "▙", "▟", "█"]
+    static let edgeContrast = 0.35
 
     static func shades(_ pixels: [UInt8], width: Int, height: Int, columns: Int, rows: Int, unicode: Bool) -> PreviewCells {
         let ramp = unicode ? shadeRamp : asciiRamp
         var chars = [UInt32](repeating: 32, count: columns * rows)
+        /// Mean luminance (0…1) of a block of pixels, nil when it has none.
+        func level(_ xs: Range<Int>, _ ys: Range<Int>) -> Double? {
+            var sum = 0.0, count = 0
+            for y in ys.clamped(to: 0..<height) {
+                for x in xs.clamped(to: 0..<width) {
+                    let i = (y * width + x) * 4
+                    // Rec. 709 weights on the encoded values: how light the cell looks.
+                    sum += 0.2126 * Double(pixels[i]) + 0.7152 * Double(pixels[i + 1]) + 0.0722 * Double(pixels[i + 2])
+                    count += 1
+                }
+            }
+            return count == 0 ? nil : sum / Double(count) / 255
+        }
         for row in 0..<rows {
             let y0 = row * height / rows, y1 = max(y0 + 1, (row + 1) * height / rows)
             for column in 0..<columns {
                 let x0 = column * width / columns, x1 = max(x0 + 1, (column + 1) * width / columns)
-                var sum = 0.0, count = 0
-                for y in y0..<min(y1, height) {
-                    for x in x0..<min(x1, width) {
-                        let i = (y * width + x) * 4
-                        // Rec. 709 weights on the encoded values: how light the cell looks.
-                        sum += 0.2126 * Double(pixels[i]) + 0.7152 * Double(pixels[i + 1]) + 0.0722 * Double(pixels[i + 2])
-                        count += 1
+                let mean = level(x0..<x1, y0..<y1) ?? 0
+                var glyph = ramp[min(ramp.count - 1, Int(mean * Double(ramp.count)))]
+                if unicode, x1 - x0 >= 2, y1 - y0 >= 2 {
+                    let xm = (x0 + x1) / 2, ym = (y0 + y1) / 2
+                    let quarters = [level(x0..<xm, y0..<ym), level(xm..<x1, y0..<ym), level(x0..<xm, ym..<y1), level(xm..<x1, ym..<y1)]
+                        .map { $0 ?? mean }
+                    let (low, high) = (quarters.min()!, quarters.max()!)
+                    if high - low > edgeContrast {
+                        let middle = (low + high) / 2
+                        let lit = quarters.enumerated().reduce(0) { $0 | ($1.element > middle ? 1 << $1.offset : 0) }
+                        glyph = quadrants[lit]
                     }
                 }
-                let level = count == 0 ? 0 : sum / Double(count) / 255
-                let index = min(ramp.count - 1, Int(level * Double(ramp.count)))
-                chars[row * columns + column] = ramp[index].unicodeScalars.first!.value
+                chars[row * columns + column] = glyph.unicodeScalars.first!.value
             }
         }
         let none = [Int32](repeating: -1, count: columns * rows)

@@ -8,6 +8,7 @@ import Foundation
 /// dropped (and counted), so what is shown stays current.
 ///
 /// A file plays at its frame rate (the header's `F` tag) and starts again at its end; pausing stops its clock.
+/// A file can be sought (`seek`): the frame asked for is read next, paused or not, and playing goes on from it.
 /// Standard input (`-`) is read as fast as it arrives (a live source must not fall behind: paused, its frames
 /// are still read and dropped) and, at its end, the last frame stays.
 public final class VideoSource: @unchecked Sendable {
@@ -20,6 +21,10 @@ public final class VideoSource: @unchecked Sendable {
         /// Standard input ended, or the stream was refused (`error`).
         public var ended = false
         public var error: String?
+        /// The newest seek (`seek`'s number) whose frame is in the queue.
+        public var seeksDone = 0
+        /// The file's frame count, once an end of it was reached.
+        public var frameCount: Int?
     }
 
     /// The path given, "-" for standard input.
@@ -34,6 +39,8 @@ public final class VideoSource: @unchecked Sendable {
     private var paused = false
     private var stopping = false
     private var current = Status()
+    private var seekRequest: (frame: Int, number: Int)?
+    private var seeksAsked = 0
 
     /// Opens the stream and reads its header (so a file that is not Y4M is refused before the terminal is
     /// touched); frames are read once `start` is called.
@@ -91,6 +98,25 @@ public final class VideoSource: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// Whether frames can be stepped and sought: a file can, standard input cannot.
+    public var canSeek: Bool { !isLive }
+
+    /// Asks for frame `index` (0 is the first; past the end, the last) to be read next, also while paused;
+    /// returns the seek's number, which `Status.seeksDone` reaches once that frame is in the queue. Frames
+    /// waiting from before are dropped (not counted: they were passed over, not lost).
+    @discardableResult
+    public func seek(toFrame index: Int) -> Int {
+        condition.lock()
+        // Emptied before the request is seen: the reader may deliver the sought frame at once.
+        while queue.take() != nil {}
+        seeksAsked += 1
+        let number = seeksAsked
+        seekRequest = (max(0, index), number)
+        condition.broadcast()
+        condition.unlock()
+        return number
+    }
+
     /// The newest frame waiting, if any; the older ones waiting with it are counted as dropped.
     public func takeNewest() -> Y4MFrame? {
         var newest: Y4MFrame?
@@ -109,6 +135,31 @@ public final class VideoSource: @unchecked Sendable {
         condition.unlock()
     }
 
+    /// The seek whose frame the reader thread reads next (the reader thread's own).
+    private var pendingSeek: Int?
+
+    /// Puts the reader before frame `target`: read on from where it is when that is ahead, else from the start;
+    /// past the end, before the last frame. `readSoFar` is the number of frames read from the start.
+    private func skip(to target: Int, readSoFar: inout Int) throws {
+        if target < readSoFar {
+            reader = try Y4MReader(path: path, matrix: nil, fullRange: nil, maximumPixels: maximumPixels)
+            readSoFar = 0
+        }
+        let scratch = Y4MFrame(format: format)
+        while readSoFar < target {
+            guard try reader.next(reusing: scratch) != nil else {
+                // The end: the last frame instead (the count is known now).
+                let count = readSoFar
+                update { $0.frameCount = count }
+                reader = try Y4MReader(path: path, matrix: nil, fullRange: nil, maximumPixels: maximumPixels)
+                readSoFar = 0
+                try skip(to: max(0, count - 1), readSoFar: &readSoFar)
+                return
+            }
+            readSoFar += 1
+        }
+    }
+
     private func run() {
         let interval = 1 / framesPerSecond
         var clock = DispatchTime.now().uptimeNanoseconds
@@ -117,14 +168,28 @@ public final class VideoSource: @unchecked Sendable {
         while true {
             condition.lock()
             var waited = false
-            while paused && !isLive && !stopping {
+            while paused && !isLive && !stopping && seekRequest == nil {
                 condition.wait()
                 waited = true
             }
             let stop = stopping
+            let seek = isLive ? nil : seekRequest
+            seekRequest = nil
             condition.unlock()
             if stop { return }
-            if waited {
+            if let seek {
+                do { try skip(to: seek.frame, readSoFar: &thisPass) } catch {
+                    update {
+                        $0.ended = true
+                        $0.error = "\(error)"
+                    }
+                    return
+                }
+                // The frame asked for is next; the clock starts from it.
+                pendingSeek = seek.number
+                clock = DispatchTime.now().uptimeNanoseconds
+                sinceClock = 0
+            } else if waited {
                 // Resumed: the clock starts again from the frame that was next.
                 clock = DispatchTime.now().uptimeNanoseconds
                 sinceClock = 0
@@ -139,6 +204,8 @@ public final class VideoSource: @unchecked Sendable {
                         return
                     }
                     // A file loops: read again from its header.
+                    let count = thisPass
+                    update { $0.frameCount = count }
                     reader = try Y4MReader(path: path, matrix: nil, fullRange: nil, maximumPixels: maximumPixels)
                     thisPass = 0
                     update { $0.loops += 1 }
@@ -165,6 +232,10 @@ public final class VideoSource: @unchecked Sendable {
                 while !queue.offer(frame) {
                     if queue.isClosed { return }
                     if queue.take() != nil { update { $0.dropped += 1 } }
+                }
+                if let number = pendingSeek {
+                    pendingSeek = nil
+                    update { $0.seeksDone = number }
                 }
             } catch {
                 update {

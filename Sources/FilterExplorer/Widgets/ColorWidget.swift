@@ -8,14 +8,14 @@ import Foundation
 struct ColorWidget: InputWidget {
     var kind: ControlKind { .color }
     var help: (keys: String, meaning: String)? {
-        ("colour editor", "↑↓ component, ←→ step, # or = type it: \(ColorText.forms)")
+        ("colour editor", "↑↓ component, ←→ step, # or = type it: \(ColorText.forms); I picks it from the picture")
     }
 
     func setText(_ text: String, control: InputControl, explorer: Explorer) throws {
         guard let session = explorer.session else { return }
         let key = control.input.key
         guard let color = ColorText.parse(text) else {
-            throw FilterExplorerError("\(key): \"\(text)\" is not a colour; type one of \(ColorText.forms)")
+            throw FilterExplorerError("\(key): \"\(text)\" is not a colour; type one of \(ColorText.forms); I picks it from the picture")
         }
         try Self.checkOpaque(color, control: control)
         try session.set(.color(color), forKey: key)
@@ -54,6 +54,12 @@ struct ColorWidget: InputWidget {
 
     func activate(_ control: InputControl, explorer: Explorer) { openEditor(control, explorer: explorer) }
 
+    /// A click on the swatch (the row's first two columns) picks the colour from the picture.
+    func rowMouse(_ action: MouseEvent.Action, column: Int, width: Int, control: InputControl, explorer: Explorer) -> Bool {
+        if action == .press || action == .click, (0..<2).contains(column) { explorer.startColorPick(control) }
+        return false
+    }
+
     func editorKey(_ key: Key, editor: inout WidgetEditor, control: InputControl, explorer: Explorer) -> EditorOutcome {
         guard case .color(let color)? = explorer.session?.value(forKey: control.input.key) else { return .editing }
         let component = editor.selection
@@ -80,7 +86,7 @@ struct ColorWidget: InputWidget {
     }
 
     func editorHint(_ editor: WidgetEditor) -> String? {
-        "colour: ↑↓ component, ←→ step (Shift ×10), # or = type (\(ColorText.forms)), Enter done, Esc cancel"
+        "colour: ↑↓ component, ←→ step (Shift ×10), # or = type (\(ColorText.forms)), I pick, Enter done, Esc cancel"
     }
     func editorShortHint(_ editor: WidgetEditor) -> String? { "colour: ↑↓ ←→, # type (ff0000 red hsv()), Enter/Esc" }
 }

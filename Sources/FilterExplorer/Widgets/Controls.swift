@@ -263,6 +263,9 @@ public enum ControlDisplay {
         case (.color, .color(let c)):
             return ColorStepper.hex(c) + "  " + zip(ColorStepper.componentNames, c.components)
                 .map { "\($0) \(String(format: "%.2f", $1))" }.joined(separator: " ")
+        case (.rectangle, .vector(let v)) where v.count == 4 && Rect(x: v[0], y: v[1], width: v[2], height: v[3]).isInfinite:
+            // Core Image's infinite rectangle, whose numbers (-8.98847e+307 …) say nothing.
+            return "infinite"
         case (.point, .vector(let v)), (.rectangle, .vector(let v)), (.vector, .vector(let v)), (.curvePoint, .vector(let v)):
             return "[" + v.map(formatNumber).joined(separator: " ") + "]"
         case (.text, .string(let s)): return "\"\(s)\""
