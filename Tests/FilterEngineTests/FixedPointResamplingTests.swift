@@ -1,0 +1,89 @@
+import Foundation
+import Testing
+@testable import FilterEngine
+
+/// The scale transforms' fixed-point path for 8-bit pictures (`Resampling.fixedPointFromSource8`) against the
+/// float passes: what a user sees (the 8-bit output) within one level on every channel.
+extension SpeedPathTests {
+    /// The largest difference of two 8-bit renders of the same rectangle, in levels (any channel).
+    static func levels(_ a: Image, _ b: Image, rect: Rect) throws -> Int {
+        let x = try TestImages.context.renderRGBA8(a, rect: rect).bytes
+        let y = try TestImages.context.renderRGBA8(b, rect: rect).bytes
+        return zip(x, y).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+    }
+
+    static func isFixedPoint(_ image: Image) -> Bool {
+        if case .general(let kernel, _) = image.kind { return kernel.name == "resample8" }
+        return false
+    }
+
+    /// Every sample photo at the scales of common use, shrinking and enlarging, equal and unequal axes, with
+    /// both weighted filters: within one level of the float passes, and the fixed path really taken.
+    @Test(arguments: ["astronaut.png", "chelsea.png", "coffee.png"])
+    func fixedPointScaleStaysWithinOneLevelOnPhotos(_ name: String) throws {
+        let path = Self.samples.appendingPathComponent(name).path
+        try #require(FileManager.default.fileExists(atPath: path), "sample photo \(name) missing")
+        let photo = try ImageFile.read(path)
+        for filter in [Resampling.Filter.lanczos3, .cubic(b: 0, c: 0.75)] {
+            for (sx, sy) in [(0.5, 0.5), (0.33, 0.33), (0.75, 0.75), (1.7, 1.7), (0.6, 1.3), (0.21, 0.5)] {
+                let fixed = Resampling.scale(photo, sx: sx, sy: sy, filter: filter)
+                let float = Resampling.scale(photo, sx: sx, sy: sy, filter: filter, arithmetic: .float)
+                #expect(Self.isFixedPoint(fixed))
+                let worst = try Self.levels(fixed, float, rect: fixed.extent)
+                #expect(worst <= 1, "\(name) \(filter) \(sx) × \(sy): \(worst) levels")
+            }
+        }
+    }
+
+    /// Edge cases: 1-pixel pictures and lines, alpha (partial and zero, premultiplied), tiny and large scales,
+    /// render rectangles reaching outside the extent and tiles inside it, a hard black–white edge (the most
+    /// ringing); opaque pictures stay exactly opaque.
+    @Test func fixedPointScaleEdgeCases() throws {
+        func picture(_ width: Int, _ height: Int, alpha: Bool) -> Image {
+            var bytes = [UInt8](repeating: 255, count: width * height * 4)
+            for i in 0..<width * height {
+                bytes[4 * i] = UInt8(i * 7 % 256); bytes[4 * i + 1] = UInt8(i * 13 % 256)
+                bytes[4 * i + 2] = (i / 3) % 2 == 0 ? 0 : 255
+                if alpha { bytes[4 * i + 3] = i % 9 == 0 ? 90 : (i % 7 == 0 ? 0 : 255) }
+            }
+            return TestImages.rgba8(width: width, height: height, bytes: bytes)
+        }
+        let pictures = [picture(1, 1, alpha: false), picture(1, 1, alpha: true), picture(1, 9, alpha: false),
+                        picture(13, 1, alpha: true), picture(37, 23, alpha: true), picture(37, 23, alpha: false),
+                        picture(64, 48, alpha: false)]
+        let scales = [(0.5, 0.5), (0.33, 0.33), (0.75, 0.75), (1.7, 1.7), (0.01, 0.02), (9.5, 3), (0.5, 2)]
+        for (p, image) in pictures.enumerated() {
+            for (sx, sy) in scales {
+                let fixed = Resampling.scale(image, sx: sx, sy: sy, filter: .lanczos3)
+                let float = Resampling.scale(image, sx: sx, sy: sy, filter: .lanczos3, arithmetic: .float)
+                #expect(fixed.extent == float.extent)
+                let e = fixed.extent
+                for rect in [e, e.insetBy(dx: -5, dy: -3), Rect(x: e.minX + 1, y: e.minY, width: e.width / 2, height: e.height),
+                             Rect(x: e.maxX + 2, y: e.minY, width: 4, height: 4)] where !rect.isEmpty && rect.width >= 1 {
+                    let worst = try Self.levels(fixed, float, rect: rect)
+                    #expect(worst <= 1, "picture \(p) \(sx) × \(sy) rect \(rect): \(worst) levels")
+                }
+            }
+        }
+        // An opaque picture gives alpha exactly 1 (the integer weights sum to exactly one).
+        let opaque = try TestImages.render(Resampling.scale(pictures[6], sx: 0.45, sy: 0.8, filter: .lanczos3))
+        #expect(opaque.pixels[0..<opaque.rect.area].allSatisfy { $0.w == 1 })
+        // Zero and non-finite scales, and the maximum filter, are unchanged (the float passes or empty).
+        #expect(Resampling.scale(pictures[4], sx: .nan, sy: 1, filter: .lanczos3).extent.isEmpty)
+        #expect(!Self.isFixedPoint(Resampling.scale(pictures[4], sx: 0.5, sy: 0.5, filter: .maximum)))
+        #expect(Self.isFixedPoint(Resampling.scale(pictures[4], sx: 0, sy: 0, filter: .lanczos3)))
+    }
+
+    /// The decode table gives the working space's values in fixed point: every byte survives the round trip
+    /// through the float encode, and a constant picture stays exactly that constant through the fixed path.
+    @Test func fixedPointConstantsStayConstant() throws {
+        for value: UInt8 in [0, 1, 2, 17, 128, 254, 255] {
+            let bytes = (0..<(40 * 30)).flatMap { _ in [value, 255 - value, value / 2, 255] }
+            let image = TestImages.rgba8(width: 40, height: 30, bytes: bytes)
+            let out = try TestImages.context.renderRGBA8(Resampling.scale(image, sx: 0.37, sy: 1.4, filter: .lanczos3),
+                                                         rect: Rect(x: 0, y: 0, width: 14, height: 42)).bytes
+            let expected = (0..<(14 * 42)).flatMap { _ in [value, 255 - value, value / 2, 255] }
+            #expect(out == expected, "value \(value)")
+        }
+    }
+}
