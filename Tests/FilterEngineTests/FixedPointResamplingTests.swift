@@ -67,7 +67,7 @@ extension SpeedPathTests {
         }
         // An opaque picture gives alpha exactly 1 (the integer weights sum to exactly one).
         let opaque = try TestImages.render(Resampling.scale(pictures[6], sx: 0.45, sy: 0.8, filter: .lanczos3))
-        #expect(opaque.pixels[0..<opaque.rect.area].allSatisfy { $0.w == 1 })
+        #expect((0..<opaque.rect.area).allSatisfy { opaque.pixels[$0].w == 1 })
         // Zero and non-finite scales, and the maximum filter, are unchanged (the float passes or empty).
         #expect(Resampling.scale(pictures[4], sx: .nan, sy: 1, filter: .lanczos3).extent.isEmpty)
         #expect(!Self.isFixedPoint(Resampling.scale(pictures[4], sx: 0.5, sy: 0.5, filter: .maximum)))
