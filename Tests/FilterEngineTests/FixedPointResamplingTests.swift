@@ -78,11 +78,12 @@ extension SpeedPathTests {
     /// through the float encode, and a constant picture stays exactly that constant through the fixed path.
     @Test func fixedPointConstantsStayConstant() throws {
         for value: UInt8 in [0, 1, 2, 17, 128, 254, 255] {
-            let bytes = (0..<(40 * 30)).flatMap { _ in [value, 255 - value, value / 2, 255] }
+            let pixel: [UInt8] = [value, 255 - value, value / 2, 255]
+            let bytes = [[UInt8]](repeating: pixel, count: 40 * 30).flatMap { $0 }
             let image = TestImages.rgba8(width: 40, height: 30, bytes: bytes)
             let out = try TestImages.context.renderRGBA8(Resampling.scale(image, sx: 0.37, sy: 1.4, filter: .lanczos3),
                                                          rect: Rect(x: 0, y: 0, width: 14, height: 42)).bytes
-            let expected = (0..<(14 * 42)).flatMap { _ in [value, 255 - value, value / 2, 255] }
+            let expected = [[UInt8]](repeating: pixel, count: 14 * 42).flatMap { $0 }
             #expect(out == expected, "value \(value)")
         }
     }
