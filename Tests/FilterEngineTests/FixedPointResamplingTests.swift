@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+@testable import FilterPipeline
 
 /// The scale transforms' fixed-point path for 8-bit pictures (`Resampling.fixedPointFromSource8`) against the
 /// float passes: what a user sees (the 8-bit output) within one level on every channel.
@@ -37,7 +38,7 @@ extension SpeedPathTests {
 
     /// Edge cases: 1-pixel pictures and lines, alpha (partial and zero, premultiplied), tiny and large scales,
     /// render rectangles reaching outside the extent and tiles inside it, a hard black–white edge (the most
-    /// ringing); opaque pictures stay exactly opaque.
+    /// ringing); the fixed path taken exactly where `fixedPointHolds` says; opaque pictures stay exactly opaque.
     @Test func fixedPointScaleEdgeCases() throws {
         func picture(_ width: Int, _ height: Int, alpha: Bool) -> Image {
             var bytes = [UInt8](repeating: 255, count: width * height * 4)
@@ -51,11 +52,15 @@ extension SpeedPathTests {
         let pictures = [picture(1, 1, alpha: false), picture(1, 1, alpha: true), picture(1, 9, alpha: false),
                         picture(13, 1, alpha: true), picture(37, 23, alpha: true), picture(37, 23, alpha: false),
                         picture(64, 48, alpha: false)]
-        let scales = [(0.5, 0.5), (0.33, 0.33), (0.75, 0.75), (1.7, 1.7), (0.01, 0.02), (9.5, 3), (0.5, 2)]
+        let scales = [(0.5, 0.5), (0.33, 0.33), (0.75, 0.75), (1.7, 1.7), (0.01, 0.02), (9.5, 3), (0.5, 2), (0.1, 0.5)]
         for (p, image) in pictures.enumerated() {
+            guard case .source(let pixels) = image.kind else { Issue.record("picture \(p) is not a source"); continue }
             for (sx, sy) in scales {
                 let fixed = Resampling.scale(image, sx: sx, sy: sy, filter: .lanczos3)
                 let float = Resampling.scale(image, sx: sx, sy: sy, filter: .lanczos3, arithmetic: .float)
+                // Translucent pictures and scales below the smallest take the float passes.
+                let expected = pixels.isOpaque && min(sx, sy) >= Resampling.fixedPointSmallestScale
+                #expect(Self.isFixedPoint(fixed) == expected, "picture \(p) \(sx) × \(sy)")
                 #expect(fixed.extent == float.extent)
                 let e = fixed.extent
                 for rect in [e, e.insetBy(dx: -5, dy: -3), Rect(x: e.minX + 1, y: e.minY, width: e.width / 2, height: e.height),
@@ -68,10 +73,41 @@ extension SpeedPathTests {
         // An opaque picture gives alpha exactly 1 (the integer weights sum to exactly one).
         let opaque = try TestImages.render(Resampling.scale(pictures[6], sx: 0.45, sy: 0.8, filter: .lanczos3))
         #expect((0..<opaque.rect.area).allSatisfy { opaque.pixels[$0].w == 1 })
-        // Zero and non-finite scales, and the maximum filter, are unchanged (the float passes or empty).
+        // Zero and non-finite scales, an axis left alone and the maximum filter take the float passes (or give empty).
         #expect(Resampling.scale(pictures[4], sx: .nan, sy: 1, filter: .lanczos3).extent.isEmpty)
-        #expect(!Self.isFixedPoint(Resampling.scale(pictures[4], sx: 0.5, sy: 0.5, filter: .maximum)))
-        #expect(Self.isFixedPoint(Resampling.scale(pictures[4], sx: 0, sy: 0, filter: .lanczos3)))
+        #expect(!Self.isFixedPoint(Resampling.scale(pictures[5], sx: 0.5, sy: 0.5, filter: .maximum)))
+        #expect(!Self.isFixedPoint(Resampling.scale(pictures[5], sx: 0, sy: 0, filter: .lanczos3)))
+        #expect(!Self.isFixedPoint(Resampling.scale(pictures[5], sx: 1, sy: 0.5, filter: .lanczos3)))
+    }
+
+    /// The worst opaque pictures for the fixed point, at the smallest scale it takes and above: black–white noise
+    /// (every tap's rounding error at full weight, the most ringing) and dark noise (where a level is narrowest
+    /// in linear light); within one level of the float passes with both weighted filters.
+    @Test func fixedPointHoldsOnNoiseDownToTheSmallestScale() throws {
+        var state: UInt64 = 0x9e3779b97f4a7c15
+        func next() -> UInt8 {
+            state = state &* 6364136223846793005 &+ 1442695040888963407
+            return UInt8(truncatingIfNeeded: state >> 33)
+        }
+        func noise(dark: Bool) -> Image {
+            var bytes = [UInt8](repeating: 255, count: 160 * 120 * 4)
+            for i in 0..<160 * 120 {
+                for c in 0..<3 { bytes[4 * i + c] = dark ? next() % 24 : (next() & 1) * 255 }
+            }
+            return TestImages.rgba8(width: 160, height: 120, bytes: bytes)
+        }
+        let smallest = Resampling.fixedPointSmallestScale
+        for (name, image) in [("black–white", noise(dark: false)), ("dark", noise(dark: true))] {
+            for filter in [Resampling.Filter.lanczos3, .cubic(b: 0, c: 0.75), .cubic(b: 1.0 / 3, c: 1.0 / 3)] {
+                for (sx, sy) in [(smallest, smallest), (smallest, 1.9), (0.29, 0.41), (0.5, 0.5), (0.8, 0.7), (2.5, 3)] {
+                    let fixed = Resampling.scale(image, sx: sx, sy: sy, filter: filter)
+                    let float = Resampling.scale(image, sx: sx, sy: sy, filter: filter, arithmetic: .float)
+                    #expect(Self.isFixedPoint(fixed))
+                    let worst = try Self.levels(fixed, float, rect: fixed.extent)
+                    #expect(worst <= 1, "\(name) \(filter) \(sx) × \(sy): \(worst) levels")
+                }
+            }
+        }
     }
 
     /// The decode table gives the working space's values in fixed point: every byte survives the round trip

@@ -55,8 +55,8 @@ enum Resampling {
     enum Arithmetic: Sendable {
         /// Working-space floats, as every other input is computed: the reference.
         case float
-        /// 16-bit fixed point from the 8-bit rows (`fixedPointFromSource8`), within one level of `float` on
-        /// every channel of the 8-bit output; other inputs, and the maximum filter, are computed in floats.
+        /// 16-bit fixed point from the 8-bit rows (`fixedPointFromSource8`) where that stays within one level of
+        /// `float` on every channel of the 8-bit output (`fixedPointHolds`); elsewhere the same as `float`.
         case fixedPoint
     }
 
@@ -66,8 +66,8 @@ enum Resampling {
     static func scale(_ image: Image, sx: Double, sy: Double, filter: Filter, arithmetic: Arithmetic = .fixedPoint) -> Image {
         guard sx.isFinite, sy.isFinite, !image.extent.isEmpty else { return .empty }
         let sx = max(sx, 1e-6), sy = max(sy, 1e-6)
-        if arithmetic == .fixedPoint, !filter.isMaximum, sx != 1, sy != 1, case .source(let pixels) = image.kind,
-           case .rgba8(let memory) = pixels.storage {
+        if arithmetic == .fixedPoint, case .source(let pixels) = image.kind, case .rgba8(let memory) = pixels.storage,
+           fixedPointHolds(pixels, sx: sx, sy: sy, filter: filter) {
             return fixedPointFromSource8(image, pixels, memory, sx: sx, sy: sy, filter: filter)
         }
         // A decoded picture is read row by row by the horizontal pass, which then goes first.
@@ -376,6 +376,20 @@ enum Resampling {
     }
 
     // MARK: Fixed point from 8-bit pictures
+
+    /// The smallest scale (either axis) the fixed path takes: below it the kernel is widened to more taps than
+    /// its 15-bit weights keep within one level of the float sums (their rounding errors add up, and a dark
+    /// pixel's level is only ~10 units of 2⁻¹⁵ wide); measured in `FixedPointResamplingTests`.
+    static let fixedPointSmallestScale = 0.2
+
+    /// Whether `fixedPointFromSource8` keeps the 8-bit output within one level of the float passes: a weighted
+    /// filter, both axes resampled, neither shrunk below `fixedPointSmallestScale`, and an opaque picture (a
+    /// translucent pixel's colour is divided by its alpha on output, which enlarges the fixed point's error by as
+    /// much: a tenth of a level at alpha 1 is several at alpha 1/32).
+    static func fixedPointHolds(_ pixels: SourcePixels, sx: Double, sy: Double, filter: Filter) -> Bool {
+        !filter.isMaximum && pixels.isOpaque && sx != 1 && sy != 1
+            && min(sx, sy) >= fixedPointSmallestScale
+    }
 
     /// Linear premultiplied values in 16 bits: 1.0 is 2¹⁴, so the filters' overshoot either side fits.
     static let fixedOne: Int32 = 1 << 14
