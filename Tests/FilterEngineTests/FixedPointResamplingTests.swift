@@ -110,6 +110,23 @@ extension SpeedPathTests {
         }
     }
 
+    /// An output's integers do not depend on the band it is rendered in: whole, in bands of 5 rows on 3 threads
+    /// and of 1 row, the same floats (the weights' scale is chosen once an axis, not once a band).
+    @Test func fixedPointIsTheSameInEveryBand() throws {
+        let photo = try ImageFile.read(Self.samples.appendingPathComponent("chelsea.png").path)
+        guard case .source(let pixels) = photo.kind, case .rgba8(let memory) = pixels.storage else {
+            Issue.record("chelsea.png is not an 8-bit source"); return
+        }
+        for (sx, sy) in [(0.5, 0.5), (0.062, 0.062), (0.3, 1.7), (4, 0.25)] {
+            let image = Resampling.fixedPointFromSource8(photo, pixels, memory, sx: sx, sy: sy, filter: .lanczos3)
+            let whole = try TestImages.render(image, context: RenderContext(options: .init(threads: 1, bandHeight: 10_000)))
+            for (threads, band) in [(3, 5), (1, 1)] {
+                let banded = try TestImages.render(image, context: RenderContext(options: .init(threads: threads, bandHeight: band)))
+                #expect(TestImages.maxDifference(whole, banded) == 0, "\(sx) × \(sy), \(threads) threads, bands of \(band)")
+            }
+        }
+    }
+
     /// The decode table gives the working space's values in fixed point: every byte survives the round trip
     /// through the float encode, and a constant picture stays exactly that constant through the fixed path.
     @Test func fixedPointConstantsStayConstant() throws {

@@ -377,9 +377,11 @@ enum Resampling {
 
     // MARK: Fixed point from 8-bit pictures
 
-    /// The smallest scale (either axis) the fixed path takes: below it the kernel is widened to more taps than
-    /// its 15-bit weights keep within one level of the float sums (their rounding errors add up, and a dark
-    /// pixel's level is only ~10 units of 2⁻¹⁵ wide); measured in `FixedPointResamplingTests`.
+    /// The smallest scale (either axis) the fixed path takes: the kernel widens to 6/scale taps, whose 15-bit
+    /// weights' rounding errors add up (a dark pixel's level is only ~10 units of 2⁻¹⁵ wide). Against the float
+    /// passes it measured within one level down to 0.005 (sample photos, black–white and dark noise), but
+    /// CompatibilitySnippetTests' S12 (Core Image's route against the engine's, both fixed, at 0.062) differed
+    /// by 4 levels, not yet explained; 0.2 keeps both routes on the float passes there.
     static let fixedPointSmallestScale = 0.2
 
     /// Whether `fixedPointFromSource8` keeps the 8-bit output within one level of the float passes: a weighted
@@ -410,23 +412,23 @@ enum Resampling {
         let bits: Int
         let weights: [Int16]
 
-        init(_ t: Taps, multiple: Int) {
+        /// `bits`: `Self.bits(for:)` of the whole axis, so that an output's integers do not depend on the band
+        /// or tile it is rendered in.
+        init(_ t: Taps, multiple: Int, bits: Int) {
             start = t.start
             count = t.count
             let widest = t.count.max() ?? 1
             width = max(multiple, (widest + multiple - 1) / multiple * multiple)
-            // The most bits that keep every weight within 16 bits: 15 while they stay under 1, 14 up to 2.
-            var bits = 15, weights: [Int16] = []
-            while bits > 1 {
-                if let w = Self.quantised(t, bits: bits, width: width) {
-                    weights = w
-                    break
-                }
-                bits -= 1
-            }
-            if weights.isEmpty { weights = Self.quantised(t, bits: 1, width: width) ?? [Int16](repeating: 0, count: t.start.count * width) }
             self.bits = bits
-            self.weights = weights
+            weights = Self.quantised(t, bits: bits, width: width)
+                ?? [Int16](repeating: 0, count: t.start.count * width)
+        }
+
+        /// The most bits that keep every weight of `t` within 16 bits: 15 while they stay under 1, 14 up to 2.
+        static func bits(for t: Taps) -> Int {
+            var bits = 15
+            while bits > 1, quantised(t, bits: bits, width: t.count.max() ?? 1) == nil { bits -= 1 }
+            return bits
         }
 
         static func quantised(_ t: Taps, bits: Int, width: Int) -> [Int16]? {
@@ -455,6 +457,11 @@ enum Resampling {
         let extent = scaledExtent(across, scale: sy, vertical: true)
         let columns = PixelRect(covering: across)
         let cache = TapsCache()
+        let rows = PixelRect(covering: extent)
+        let hBits = FixedTaps.bits(for: taps(first: columns.x, count: columns.width, scale: sx, filter: filter,
+                                             sourceLow: source.x, sourceHigh: source.maxX - 1))
+        let vBits = FixedTaps.bits(for: taps(first: rows.y, count: rows.height, scale: sy, filter: filter,
+                                             sourceLow: source.y, sourceHigh: source.maxY - 1))
         let width = pixels.width, opaque = pixels.isOpaque
         nonisolated(unsafe) let memory = memory
         let kernel = GeneralKernel(name: "resample8", roi: { _, r in r }) { context in
@@ -469,9 +476,9 @@ enum Resampling {
             guard x1 > x0 else { return }
             let n = x1 - x0
             let h = FixedTaps(cache.taps(first: x0, count: n, scale: sx, filter: filter, sourceLow: source.x,
-                                         sourceHigh: source.maxX - 1), multiple: 4)
+                                         sourceHigh: source.maxX - 1), multiple: 4, bits: hBits)
             let v = FixedTaps(taps(first: r.y, count: r.height, scale: sy, filter: filter, sourceLow: source.y,
-                                   sourceHigh: source.maxY - 1), multiple: 2)
+                                   sourceHigh: source.maxY - 1), multiple: 2, bits: vBits)
             // The source columns read, and each output column's first tap relative to them.
             let lo = h.start.min() ?? source.x
             let hi = zip(h.start, h.count).map { $0 + $1 }.max() ?? lo + 1
