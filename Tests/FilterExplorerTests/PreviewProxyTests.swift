@@ -143,11 +143,15 @@ import Testing
         let geometry = PreviewGeometry(imageRect: extent, area: CellRect(x: 0, y: 0, width: 64, height: 32))
         let generation = renderer.submit(PreviewRequest(image: Self.solid(width: 250, height: 250), geometry: geometry,
                                                         proxyFactor: 80, refinement: full))
-        let first = try #require(renderer.waitForFrame(atLeast: generation, timeout: 30))
-        #expect(first.error == nil && first.proxyFactor == 80 && !first.refinementSkipped)
-        let second = try #require(renderer.waitForFrame(atLeast: generation, timeout: 30))
-        #expect(second.error == nil && second.proxyFactor == 80 && second.refinementSkipped)
-        #expect(second.cells?.chars == first.cells?.chars)
+        // The proxy frame, then the same frame again marked as staying (the first may be replaced by the second
+        // before it is taken: only the newest finished frame is kept).
+        var frames: [PreviewFrame] = []
+        while frames.last?.refinementSkipped != true, frames.count < 2,
+              let frame = renderer.waitForFrame(atLeast: generation, timeout: 30) {
+            frames.append(frame)
+        }
+        #expect(frames.last?.refinementSkipped == true, "frames: \(frames.map(\.refinementSkipped))")
+        #expect(frames.allSatisfy { $0.error == nil && $0.proxyFactor == 80 && $0.cells != nil })
     }
 
     @Test func transparentPixelsShowOverACheckerboard() {
