@@ -18,6 +18,20 @@ extension SpeedPathTests {
         return false
     }
 
+    /// `image` scaled by each filter at each scale takes the fixed path and stays within one level of the floats.
+    static func expectFixedPointWithinOneLevel(_ image: Image, _ name: String, filters: [Resampling.Filter],
+                                               scales: [(Double, Double)]) throws {
+        for filter in filters {
+            for (sx, sy) in scales {
+                let fixed = Resampling.scale(image, sx: sx, sy: sy, filter: filter)
+                let float = Resampling.scale(image, sx: sx, sy: sy, filter: filter, arithmetic: .float)
+                #expect(isFixedPoint(fixed))
+                let worst = try levels(fixed, float, rect: fixed.extent)
+                #expect(worst <= 1, "\(name) \(filter) \(sx) × \(sy): \(worst) levels")
+            }
+        }
+    }
+
     /// Every sample photo at the scales of common use, shrinking and enlarging, equal and unequal axes, with
     /// both weighted filters: within one level of the float passes, and the fixed path really taken.
     @Test(arguments: ["astronaut.png", "chelsea.png", "coffee.png"])
@@ -25,15 +39,8 @@ extension SpeedPathTests {
         let path = Self.samples.appendingPathComponent(name).path
         try #require(FileManager.default.fileExists(atPath: path), "sample photo \(name) missing")
         let photo = try ImageFile.read(path)
-        for filter in [Resampling.Filter.lanczos3, .cubic(b: 0, c: 0.75)] {
-            for (sx, sy) in [(0.5, 0.5), (0.33, 0.33), (0.75, 0.75), (1.7, 1.7), (0.6, 1.3), (0.21, 0.5)] {
-                let fixed = Resampling.scale(photo, sx: sx, sy: sy, filter: filter)
-                let float = Resampling.scale(photo, sx: sx, sy: sy, filter: filter, arithmetic: .float)
-                #expect(Self.isFixedPoint(fixed))
-                let worst = try Self.levels(fixed, float, rect: fixed.extent)
-                #expect(worst <= 1, "\(name) \(filter) \(sx) × \(sy): \(worst) levels")
-            }
-        }
+        try Self.expectFixedPointWithinOneLevel(photo, name, filters: [.lanczos3, .cubic(b: 0, c: 0.75)],
+                                                scales: [(0.5, 0.5), (0.33, 0.33), (0.75, 0.75), (1.7, 1.7), (0.6, 1.3), (0.21, 0.5)])
     }
 
     /// Edge cases: 1-pixel pictures and lines, alpha (partial and zero, premultiplied), tiny and large scales,
@@ -98,15 +105,8 @@ extension SpeedPathTests {
         }
         let smallest = Resampling.fixedPointSmallestScale
         for (name, image) in [("black–white", noise(dark: false)), ("dark", noise(dark: true))] {
-            for filter in [Resampling.Filter.lanczos3, .cubic(b: 0, c: 0.75), .cubic(b: 1.0 / 3, c: 1.0 / 3)] {
-                for (sx, sy) in [(smallest, smallest), (smallest, 1.9), (0.29, 0.41), (0.5, 0.5), (0.8, 0.7), (2.5, 3)] {
-                    let fixed = Resampling.scale(image, sx: sx, sy: sy, filter: filter)
-                    let float = Resampling.scale(image, sx: sx, sy: sy, filter: filter, arithmetic: .float)
-                    #expect(Self.isFixedPoint(fixed))
-                    let worst = try Self.levels(fixed, float, rect: fixed.extent)
-                    #expect(worst <= 1, "\(name) \(filter) \(sx) × \(sy): \(worst) levels")
-                }
-            }
+            try Self.expectFixedPointWithinOneLevel(image, name, filters: [.lanczos3, .cubic(b: 0, c: 0.75), .cubic(b: 1.0 / 3, c: 1.0 / 3)],
+                                                    scales: [(smallest, smallest), (smallest, 1.9), (0.29, 0.41), (0.5, 0.5), (0.8, 0.7), (2.5, 3)])
         }
     }
 
