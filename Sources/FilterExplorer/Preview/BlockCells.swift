@@ -12,20 +12,19 @@ enum BlockCells {
     /// The samples a cell is seen as, across and down.
     static let samplesPerCell = 8
 
-    /// A split of the 8×8 samples: the symbol drawn, which samples are its foreground.
+    /// A split of the 8×8 samples: the symbol drawn, and how many samples its foreground covers.
     struct Split {
         let symbol: UInt32
-        let foreground: UInt64
         let foregroundCount: Int
     }
 
-    /// Bit `y * 8 + x` set: sample (x, y), y down, is in the symbol's foreground.
+    /// In the order `convert` sums them: the lower eighths, the left eighths, the quadrants, the diagonal pair.
     static let splits: [Split] = {
         var splits: [Split] = []
+        /// `inForeground(x, y)`, y down: whether sample (x, y) is in the symbol's foreground.
         func add(_ symbol: UInt32, _ inForeground: (Int, Int) -> Bool) {
-            var bits: UInt64 = 0
-            for y in 0..<8 { for x in 0..<8 where inForeground(x, y) { bits |= 1 << UInt64(y * 8 + x) } }
-            splits.append(Split(symbol: symbol, foreground: bits, foregroundCount: bits.nonzeroBitCount))
+            let count = (0..<64).filter { inForeground($0 % 8, $0 / 8) }.count
+            splits.append(Split(symbol: symbol, foregroundCount: count))
         }
         // ▁ (U+2581) is the lower eighth, ▇ (U+2587) the lower seven eighths.
         for eighths in 1...7 { add(0x2580 + UInt32(eighths)) { _, y in y >= 8 - eighths } }
@@ -75,9 +74,8 @@ enum BlockCells {
                             at += 3
                         }
                     }
-                    let total = (rowSums[0] + rowSums[3] + rowSums[6] + rowSums[9] + rowSums[12] + rowSums[15] + rowSums[18] + rowSums[21],
-                                 rowSums[1] + rowSums[4] + rowSums[7] + rowSums[10] + rowSums[13] + rowSums[16] + rowSums[19] + rowSums[22],
-                                 rowSums[2] + rowSums[5] + rowSums[8] + rowSums[11] + rowSums[14] + rowSums[17] + rowSums[20] + rowSums[23])
+                    var total = (Float(0), Float(0), Float(0))
+                    for y in 0..<8 { total = (total.0 + rowSums[y * 3], total.1 + rowSums[y * 3 + 1], total.2 + rowSums[y * 3 + 2]) }
                     // Sum of the foreground samples of each split, in `splits`' order.
                     var best = (score: -Float.infinity, split: 0, sum: (Float(0), Float(0), Float(0)))
                     func consider(_ index: Int, _ sum: (Float, Float, Float)) {

@@ -48,8 +48,8 @@ public final class ChafaConverter {
     static func shades(_ pixels: [UInt8], width: Int, height: Int, columns: Int, rows: Int, unicode: Bool) -> PreviewCells {
         let ramp = unicode ? shadeRamp : asciiRamp
         var chars = [UInt32](repeating: 32, count: columns * rows)
-        /// Mean luminance (0…1) of a block of pixels, nil when it has none.
-        func level(_ xs: Range<Int>, _ ys: Range<Int>) -> Double? {
+        /// Summed luminance (0…255 a pixel) of a block of pixels, and how many pixels it has.
+        func luminance(_ xs: Range<Int>, _ ys: Range<Int>) -> (sum: Double, count: Int) {
             var sum = 0.0, count = 0
             for y in ys.clamped(to: 0..<height) {
                 for x in xs.clamped(to: 0..<width) {
@@ -59,22 +59,28 @@ public final class ChafaConverter {
                     count += 1
                 }
             }
-            return count == 0 ? nil : sum / Double(count) / 255
+            return (sum, count)
         }
+        func level(_ block: (sum: Double, count: Int)) -> Double? { block.count == 0 ? nil : block.sum / Double(block.count) / 255 }
         for row in 0..<rows {
             let y0 = row * height / rows, y1 = max(y0 + 1, (row + 1) * height / rows)
             for column in 0..<columns {
                 let x0 = column * width / columns, x1 = max(x0 + 1, (column + 1) * width / columns)
-                let mean = level(x0..<x1, y0..<y1) ?? 0
+                // A cell of at least 2×2 pixels is read as its quarters (also giving its mean), else whole.
+                let xm = (x0 + x1) / 2, ym = (y0 + y1) / 2
+                let quarters = unicode && x1 - x0 >= 2 && y1 - y0 >= 2
+                    ? [luminance(x0..<xm, y0..<ym), luminance(xm..<x1, y0..<ym), luminance(x0..<xm, ym..<y1), luminance(xm..<x1, ym..<y1)]
+                    : nil
+                let whole = quarters.map { $0.reduce((sum: 0.0, count: 0)) { ($0.sum + $1.sum, $0.count + $1.count) } }
+                    ?? luminance(x0..<x1, y0..<y1)
+                let mean = level(whole) ?? 0
                 var glyph = ramp[min(ramp.count - 1, Int(mean * Double(ramp.count)))]
-                if unicode, x1 - x0 >= 2, y1 - y0 >= 2 {
-                    let xm = (x0 + x1) / 2, ym = (y0 + y1) / 2
-                    let quarters = [level(x0..<xm, y0..<ym), level(xm..<x1, y0..<ym), level(x0..<xm, ym..<y1), level(xm..<x1, ym..<y1)]
-                        .map { $0 ?? mean }
-                    let (low, high) = (quarters.min()!, quarters.max()!)
+                if let quarters {
+                    let levels = quarters.map { level($0) ?? mean }
+                    let (low, high) = (levels.min()!, levels.max()!)
                     if high - low > edgeContrast {
                         let middle = (low + high) / 2
-                        let lit = quarters.enumerated().reduce(0) { $0 | ($1.element > middle ? 1 << $1.offset : 0) }
+                        let lit = levels.enumerated().reduce(0) { $0 | ($1.element > middle ? 1 << $1.offset : 0) }
                         glyph = quadrants[lit]
                     }
                 }

@@ -16,7 +16,7 @@ import Foundation
 /// before) sample the same segment; this path takes the exact mean of the bilinear image along the ray instead.
 /// Against the passes (8-bit PSNR, tests in ZoomRaysTests.swift): 54.7 dB on a 1080p photo at amount 20 with the
 /// centre in the middle, 51–56 dB at corners, outside, off-centre and amounts −20 to 20.
-/// Measured on the 2-core dev VM (bench case i, 1080p, amount 20, one thread, alternated): 396–483 ms of CPU a
+/// Measured on the 2-core dev VM (bench case i, 1080p, k = 0.2, one thread, alternated): 396–483 ms of CPU a
 /// frame by the passes, 161–174 ms by the first rays, 82–98 ms with levels and Float sums.
 enum ZoomRays {
     /// The largest |k| (inputAmount / 66) served by rays: the filter's own cap (streaks past it end at the

@@ -396,11 +396,9 @@ enum Resampling {
     /// Linear premultiplied values in 16 bits: 1.0 is 2¹⁴, so the filters' overshoot either side fits.
     static let fixedOne: Int32 = 1 << 14
 
-    /// `pixelloops_fixed_decode_rgba`'s table: the working space's decode curve (`ColorMath.decodeTable`) for the
-    /// three colours, then alpha, each byte's value in units of `fixedOne`.
-    static let fixedDecodeTable: [Int32] = (0..<3).flatMap { _ in
-        ColorMath.decodeTable.map { Int32(($0 * Float(fixedOne)).rounded()) }
-    } + (0..<256).map { Int32((Double($0) * Double(fixedOne) / 255).rounded()) }
+    /// `pixelloops_fixed_decode_opaque_rgba`'s table: the working space's decode curve (`ColorMath.decodeTable`),
+    /// each byte's value in units of `fixedOne`.
+    static let fixedDecodeTable: [Int32] = ColorMath.decodeTable.map { Int32(($0 * Float(fixedOne)).rounded()) }
 
     /// A pass's taps as integers: each output's weights times 2^bits, rounded, their rounding error given to its
     /// largest weight so that they sum to exactly 2^bits (an opaque picture stays exactly opaque, a constant
@@ -462,7 +460,7 @@ enum Resampling {
                                              sourceLow: source.x, sourceHigh: source.maxX - 1))
         let vBits = FixedTaps.bits(for: taps(first: rows.y, count: rows.height, scale: sy, filter: filter,
                                              sourceLow: source.y, sourceHigh: source.maxY - 1))
-        let width = pixels.width, opaque = pixels.isOpaque
+        let width = pixels.width
         nonisolated(unsafe) let memory = memory
         let kernel = GeneralKernel(name: "resample8", roi: { _, r in r }) { context in
             let r = context.rect, outBase = context.output
@@ -503,7 +501,7 @@ enum Resampling {
                                     let first = v.start[k], taps = v.count[k]
                                     while next < first + taps {
                                         let src = memory + ((next - source.y) * width + (lo - source.x)) * 4
-                                        pixelloops_fixed_decode_rgba(src, Int32(hi - lo), table.baseAddress!, opaque ? 1 : 0, decoded)
+                                        pixelloops_fixed_decode_opaque_rgba(src, Int32(hi - lo), table.baseAddress!, decoded)
                                         let row = ring + slot(next) * 4 * n
                                         pixelloops_fixed_resample_row(decoded, starts.baseAddress!, hw.baseAddress!,
                                                                     Int32(h.width), Int32(h.bits), Int32(n), row)
