@@ -80,9 +80,10 @@ struct TmuxEditingTests {
         try tmux.waitFor("pi/4 is shown in radians with its degrees") {
             Tmux.statusLine($0).contains("inputAngle = 0.7853982 (45.0°)")
         }
-        let radians = try tmux.waitFor("the hue turns", colors: true) {
+        try tmux.waitFor("the hue turns", colors: true) {
             Tmux.previewRows($0) != Tmux.previewRows(atZero) && Tmux.statusLine($0).contains(" ms ")
         }
+        let radians = try tmux.waitUntilStill(colors: true)
 
         tmux.send("=", "C-u")
         tmux.type("45°")
@@ -90,9 +91,8 @@ struct TmuxEditingTests {
         try tmux.waitFor("45° is shown in degrees, the radians beside it") {
             Tmux.statusLine($0).contains("inputAngle = 45° (0.7853982 rad)")
         }
-        // The filter got the same radians: the render is the same, cell for cell.
-        usleep(400_000)
-        let degrees = try tmux.waitFor("the render settles", colors: true) { Tmux.statusLine($0).contains(" ms ") }
+        // The filter got the same radians: the render is the same, cell for cell, once it has settled.
+        let degrees = try tmux.waitUntilStill(colors: true)
         #expect(Tmux.previewRows(degrees) == Tmux.previewRows(radians))
 
         tmux.send("=", "C-u")
@@ -203,12 +203,7 @@ struct TmuxEditingTests {
         }
         // The resize reaches the explorer as a signal, and the bar moves when it redraws: its place is read once
         // the screen has stopped changing (read before, a press could land where the knob was).
-        for _ in 0..<40 {
-            usleep(200_000)
-            let again = try tmux.capture()
-            if again == screen { break }
-            screen = again
-        }
+        screen = try tmux.waitUntilStill()
         // Motion reporting is on, so a held button's moves arrive.
         #expect(try tmux.format("#{mouse_any_flag}") == "1")
         let row = try #require(Tmux.lines(screen).firstIndex { $0.contains(" Intensity ") && $0.contains("━●") })

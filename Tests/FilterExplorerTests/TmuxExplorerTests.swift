@@ -528,6 +528,27 @@ struct Tmux {
         throw TmuxError("timed out: \(what)")
     }
 
+    /// Polls until the screen has not changed for `quiet` seconds (a render and its refinement drawn), and
+    /// returns it.
+    @discardableResult
+    func waitUntilStill(colors: Bool = false, quiet: TimeInterval = 0.4, timeout: TimeInterval = 15) throws -> String {
+        let deadline = Date(timeIntervalSinceNow: timeout)
+        var screen = try capture(colors: colors)
+        var since = Date()
+        while Date() < deadline {
+            usleep(100_000)
+            let again = try capture(colors: colors)
+            if again != screen {
+                screen = again
+                since = Date()
+            } else if Date().timeIntervalSince(since) >= quiet {
+                return screen
+            }
+        }
+        Issue.record("the screen kept changing for \(timeout) s")
+        throw TmuxError("timed out: the screen kept changing")
+    }
+
     /// Quits with q and checks the exit status and the terminal's state.
     func quitAndCheckRestored() throws {
         send("q")
