@@ -29,7 +29,7 @@ let fastFlags: [SwiftSetting] = [
     .unsafeFlags(["-Ounchecked", "-enforce-exclusivity=unchecked"] + cpuFlags, .when(configuration: .release)),
     .unsafeFlags(["-O"] + cpuFlags, .when(configuration: .debug)),
 ]
-let fastCFlags: [CSetting] = [.unsafeFlags(["-O3"] + (targetCPU.map { ["-march=\($0)"] } ?? []))]
+let fastCFlags: [CSetting] = [.unsafeFlags(["-O3", "-fno-math-errno"] + (targetCPU.map { ["-march=\($0)"] } ?? []))]
 let cpuCheckSettings: [CSetting] = targetCPU == nil ? [] : [.define("CIFILTERTEST_NEEDS_AVX2_FMA")]
 
 let package = Package(

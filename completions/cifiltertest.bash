@@ -222,7 +222,7 @@ _cifiltertest_info() {
 
 _cifiltertest_render() {
     repeating_flags=()
-    non_repeating_flags=(--overwrite --16bit --version -h --help)
+    non_repeating_flags=(--overwrite --16bit --exact --version -h --help)
     repeating_options=(--input -i)
     non_repeating_options=(--recipe --crop --core-image-version --output -o --format --jobs --shard --quality --max-pixels --max-memory --time-limit)
     __cifiltertest_offer_flags_options -1

@@ -108,7 +108,7 @@ struct BatchRender {
         let progress = BatchProgress(total: jobs.count + refused.count)
         for message in refused { progress.failed(message) }
         // One file per worker, each render on one thread; with a single worker the render takes every core.
-        let options = command.budget.renderOptions(threads: workers > 1 ? 1 : nil)
+        let options = command.renderOptions(threads: workers > 1 ? 1 : nil)
         let next = Counter()
         let start = Date()
         DispatchQueue.concurrentPerform(iterations: workers) { _ in

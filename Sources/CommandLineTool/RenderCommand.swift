@@ -80,6 +80,16 @@ public struct RenderCommand: ParsableCommand, Sendable {
     @Option(help: "JPEG quality, 1–100.")
     var quality = 92
 
+    @Flag(help: "Render colour filters on 8-bit pictures in floating point throughout (default: per-channel and luminance colour chains by tables, within one level).")
+    var exact = false
+
+    /// The budget's options, with colour tables unless `--exact`.
+    func renderOptions(threads: Int? = nil) -> RenderContext.Options {
+        var options = budget.renderOptions(threads: threads)
+        options.colorTables = !exact
+        return options
+    }
+
 
     @OptionGroup(title: "Render budget") var budget: RenderBudgetOptions
 
@@ -99,7 +109,7 @@ public struct RenderCommand: ParsableCommand, Sendable {
             let image = try chain.makeImage(input: source)
             let rect = try chain.outputRect(image: image, input: source)
             try ImageFile.write(image, to: output, rect: rect, format: format, sixteenBit: sixteenBit, quality: quality,
-                                context: RenderContext(options: budget.renderOptions()))
+                                context: RenderContext(options: renderOptions()))
         } catch let error as ValidationError {
             throw error
         } catch {

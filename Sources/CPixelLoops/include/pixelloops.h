@@ -29,6 +29,16 @@ void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float 
 int pixelloops_sepia_mix(const int32_t *cells, const float *fractions, const float *entries, int count, float t,
                        float *r, float *g, float *b, const float *a);
 
+/// out[i] = powf(base[i], power) within a few ulp (power.c), vectorised; `base` and `out` must not overlap.
+void pixelloops_powf(const float *base, float *out, int count, float power);
+
+/// Opaque RGBA8 pixels through three 256-byte tables (red's, green's, blue's, one after the other); alpha 255.
+void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst);
+/// Opaque RGBA8 pixels to `entries[k]` (four bytes each), k = ⌊√y · scale + ½⌋ at most `top`, where y is the sum of
+/// `weighted[byte]` over the three colours (three tables of 256 non-negative floats, red's first).
+void pixelloops_table8_luminance(const uint8_t *src, int count, const float *weighted, float scale, int top,
+                                 const uint32_t *entries, uint8_t *dst);
+
 /// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.
 void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
                                  const uint8_t *table, int shift, int base, int top, uint8_t *rgba);

@@ -78,10 +78,18 @@ public struct ColorSpan {
 /// with no inputs.
 public struct ColorKernel: Sendable {
     public let name: String
+    /// What an opaque pixel's result depends on, where that lets a render over 8-bit pixels use tables
+    /// (`ColorTables`); `.general` unless the filter says more.
+    let dependence: ColorDependence
     let body: @Sendable (ColorSpan) -> Void
 
     public init(name: String, _ body: @escaping @Sendable (ColorSpan) -> Void) {
+        self.init(name: name, dependence: .general, body)
+    }
+
+    init(name: String, dependence: ColorDependence, _ body: @escaping @Sendable (ColorSpan) -> Void) {
         self.name = name
+        self.dependence = dependence
         self.body = body
     }
 
@@ -90,6 +98,18 @@ public struct ColorKernel: Sendable {
         let domain = extent ?? inputs.map(\.extent).reduce(Rect.zero) { $0.union($1) }
         return Image(extent: domain, kind: .color(self, inputs))
     }
+}
+
+/// What a one-input colour kernel's result for an opaque pixel depends on (never its place).
+enum ColorDependence: Sendable, Equatable {
+    /// Anything: the whole colour, or the pixel's coordinate.
+    case general
+    /// The whole colour, not the place.
+    case colour
+    /// Each colour channel on the same channel alone, alpha staying 1 (exposure, gamma, a diagonal matrix).
+    case perChannel
+    /// The colour on the luminance Σ weights · linear colour alone (CISepiaTone at intensity 1).
+    case luminance(SIMD3<Float>)
 }
 
 /// A kernel that says, for each output pixel, where to sample its input (pinch, twirl, affine).

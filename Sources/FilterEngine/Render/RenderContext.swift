@@ -22,9 +22,14 @@ public final class RenderContext: @unchecked Sendable {
         /// Seconds a render may run (nil: no limit), checked between bands of rows: a render over it stops
         /// and throws `RenderError.timeLimit`.
         public var timeLimit: Double?
+        /// 8-bit renders of per-channel and luminance colour chains over opaque 8-bit pictures by tables, within
+        /// one level of the float path (`ColorTables`); false: always the float path (`render --exact`).
+        public var colorTables: Bool
 
         public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil,
-                    cacheBytes: Int = 0, maxPixels: Int? = nil, maxBytes: Int? = nil, timeLimit: Double? = nil) {
+                    cacheBytes: Int = 0, maxPixels: Int? = nil, maxBytes: Int? = nil, timeLimit: Double? = nil,
+                    colorTables: Bool = true) {
+            self.colorTables = colorTables
             self.threads = max(1, threads)
             self.bandHeight = bandHeight
             self.cacheBytes = max(0, cacheBytes)
@@ -103,6 +108,11 @@ public final class RenderContext: @unchecked Sendable {
     public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>,
                             cancellation: RenderCancellation? = nil) throws {
         let area = try checkedArea(rect, of: image)
+        if options.colorTables, let tables = ColorTables.make(for: image, area: area) {
+            if cancellation?.isCancelled == true { throw RenderError.cancelled }
+            tables.render(area: area, into: base, threads: options.threads)
+            return
+        }
         nonisolated(unsafe) let base = base
         try run(image, area, cancellation) { evaluator, band in
             let (span, memory) = RowEvaluator.makeRow()

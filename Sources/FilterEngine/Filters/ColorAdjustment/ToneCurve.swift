@@ -17,7 +17,7 @@ extension ColorAdjustmentFilters {
                                 extrapolate: try inputs.bool("inputExtrapolate"))
         if spline.isIdentity { return image }
         let decode = EncodedCurves.decode, encode = EncodedCurves.encodeBySquareRoot
-        return ColorKernel(name: "toneCurve") { span in
+        return ColorKernel(name: "toneCurve", dependence: .perChannel) { span in
             let p = span.out, count = span.count
             let dec = decode.values, enc = encode.values
             SpanColor.unpremultiply(p, count)

@@ -53,7 +53,7 @@ enum ColorEffectFilters {
         // mix after the look-ups: hence the look-ups apart and the mix vectorised. Then (a model of the kernel, 1080p
         // one thread, CPU time, min of 9) 5.8 → 4.7 ms a frame with the look-ups and mix by AVX2 gathers in C, then
         // loads and shuffles instead of gathers (sepia.c).
-        return ColorKernel(name: "sepiaTone") { span in
+        return ColorKernel(name: "sepiaTone", dependence: t == 1 ? .luminance(w) : .colour) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let n = span.count
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * n) { scratch in
@@ -114,7 +114,7 @@ enum ColorEffectFilters {
 
     static func colorInvert(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        return ColorKernel(name: "invert") { span in
+        return ColorKernel(name: "invert", dependence: .perChannel) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 // On premultiplied colour, 1 - c/a becomes a - c.
@@ -147,12 +147,19 @@ enum ColorEffectFilters {
             let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             let dy = Float(span.y) + 0.5 - cy
             let x0 = Float(span.x0) + 0.5 - cx
-            for i in 0..<span.count {
-                let dx = x0 + Float(Int32(truncatingIfNeeded: i))
-                let v = max(1 - (dx * dx + dy * dy) * inverseSquare, floor)
-                // Finite even at huge negative powers, so that black stays black (0 · ∞ would be NaN).
-                let gain = min(powf(v, power), .greatestFiniteMagnitude)
-                r[i] *= gain; g[i] *= gain; b[i] *= gain
+            let n = span.count
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
+                let bases = scratch.baseAddress!, gains = bases + n
+                for i in 0..<n {
+                    let dx = x0 + Float(Int32(truncatingIfNeeded: i))
+                    bases[i] = max(1 - (dx * dx + dy * dy) * inverseSquare, floor)
+                }
+                pixelloops_powf(bases, gains, Int32(n), power)
+                for i in 0..<n {
+                    // Finite even at huge negative powers, so that black stays black (0 · ∞ would be NaN).
+                    let gain = min(gains[i], .greatestFiniteMagnitude)
+                    r[i] *= gain; g[i] *= gain; b[i] *= gain
+                }
             }
         }.apply(extent: e, inputs: [image])
     }
@@ -173,7 +180,7 @@ enum ColorEffectFilters {
         @Sendable @inline(__always) func overlay(_ l: Float, _ c: Float) -> Float {
             l < 0.5 ? 2 * l * c : 1 - 2 * (1 - l) * (1 - c)
         }
-        return ColorKernel(name: "colorMonochrome") { span in
+        return ColorKernel(name: "colorMonochrome", dependence: t == 1 ? .luminance(w) : .colour) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let alpha = a[i]
@@ -213,7 +220,7 @@ enum ColorEffectFilters {
     static func maskToAlpha(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let w = ColorMath.lumaWeights
-        return ColorKernel(name: "maskToAlpha") { span in
+        return ColorKernel(name: "maskToAlpha", dependence: .luminance(w)) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let luma = EncodedCurves.clamp01(r[i] * w.x + g[i] * w.y + b[i] * w.z)
@@ -268,7 +275,7 @@ enum ColorEffectFilters {
         let scale: Float = steps > 1e-3 ? steps : 0
         let inverse: Float = steps > 1e-3 ? 1 / steps : 0
         let offset: Float = steps > 1e-3 ? 0 : 0.5
-        return ColorKernel(name: "colorPosterize") { span in
+        return ColorKernel(name: "colorPosterize", dependence: .perChannel) { span in
             let p = span.out, count = span.count
             SpanColor.unpremultiply(p, count)
             for channel in [p.r, p.g, p.b] {

@@ -1,0 +1,98 @@
+import Foundation
+import Testing
+@testable import FilterEngine
+
+/// Colour chains over opaque 8-bit pictures rendered by tables (`ColorTables`) against the float path.
+@Suite struct ColorTablesTests {
+    /// The tables' own check sample as a 128 × 64 picture: a 16³ lattice of the byte cube and 4,096 scattered
+    /// colours.
+    static let picture = TestImages.rgba8(width: 128, height: 64, bytes: ColorTables.sampleColours)
+    static let exact = RenderContext(options: .init(threads: 2, colorTables: false))
+    static let tabled = RenderContext(options: .init(threads: 2))
+
+    static func bytes(_ image: Image, _ context: RenderContext, _ rect: Rect = picture.extent) throws -> [UInt8] {
+        try context.renderRGBA8(image, rect: rect).bytes
+    }
+
+    static func largestDifference(_ a: [UInt8], _ b: [UInt8]) -> Int {
+        zip(a, b).reduce(0) { max($0, abs(Int($1.0) - Int($1.1))) }
+    }
+
+    /// Every filter whose only image input is inputImage, at its defaults and at each number's slider ends:
+    /// where the planner takes tables, the bytes are the float path's within one level (per-channel tables:
+    /// exactly); elsewhere it fell back to the float path.
+    @Test func everyFilterAtItsDefaultsAndSliderEndsIsWithinOneLevelOrFallsBack() throws {
+        var taken: [String] = [], fellBack = 0
+        for descriptor in Catalog.builtIn.filters where descriptor.unavailableReason == nil
+            && descriptor.inputs.filter(\.isImage).map(\.key) == ["inputImage"] {
+            var settings: [[String: FilterValue]] = [[:]]
+            for input in descriptor.inputs where input.valueClass == .number && !input.isBoolean {
+                for end in [input.sliderMinimum, input.sliderMaximum].compactMap({ $0 }) {
+                    settings.append([input.key: .number(end)])
+                }
+            }
+            for values in settings {
+                let image: Image
+                do {
+                    image = try TestImages.filter(descriptor.name, values.merging(["inputImage": .image(Self.picture)]) { $1 })
+                } catch {
+                    continue
+                }
+                guard let tables = ColorTables.make(for: image, area: PixelRect(covering: Self.picture.extent)) else {
+                    fellBack += 1
+                    continue
+                }
+                let setting = "\(descriptor.name) \(values.map { "\($0.key)=\($0.value)" }.joined(separator: " "))"
+                taken.append(setting)
+                let worst = Self.largestDifference(try Self.bytes(image, Self.exact), try Self.bytes(image, Self.tabled))
+                let allowed = if case .channels = tables.lookup { 0 } else { 1 }
+                #expect(worst <= allowed, "\(setting): \(worst) levels from the float path")
+                #expect(tables.sampleError == worst, "\(setting): the check's sample is this picture")
+            }
+        }
+        print("colour tables: \(taken.count) settings taken, \(fellBack) fell back")
+        for name in ["CISepiaTone ", "CIExposureAdjust ", "CIGammaAdjust ", "CIColorInvert ", "CIColorPosterize ",
+                     "CIWhitePointAdjust ", "CIColorMonochrome ", "CIMaskToAlpha ", "CILinearToSRGBToneCurve "] {
+            #expect(taken.contains(name), "\(name)at its defaults takes tables")
+        }
+    }
+
+    /// A chain: per-channel steps, then sepia (luminance), then a colour matrix; a sub-rectangle is the same
+    /// bytes as the same rows of the whole picture.
+    @Test func aChainThroughTheLuminanceAndASubRectangle() throws {
+        let exposed = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture), "inputEV": .number(-0.7)])
+        let sepia = try TestImages.filter("CISepiaTone", ["inputImage": .image(exposed)])
+        let chain = try TestImages.filter("CIColorMatrix", ["inputImage": .image(sepia), "inputRVector": .vector([0.9, 0.1, 0, 0])])
+        let tables = try #require(ColorTables.make(for: chain, area: PixelRect(covering: Self.picture.extent)))
+        guard case .luminance = tables.lookup else { Issue.record("a luminance table"); return }
+        let whole = try Self.bytes(chain, Self.tabled)
+        #expect(Self.largestDifference(try Self.bytes(chain, Self.exact), whole) <= 1)
+        let part = try Self.bytes(chain, Self.tabled, Rect(x: 10, y: 20, width: 50, height: 30))
+        // Rows of the part, top first: picture rows 49 down to 20, columns 10 to 59.
+        for row in 0..<30 {
+            let y = 49 - row, top = 63 - y
+            #expect(Array(part[(row * 50 * 4)..<((row + 1) * 50 * 4)]) == Array(whole[((top * 128 + 10) * 4)..<((top * 128 + 60) * 4)]))
+        }
+    }
+
+    /// The float path renders where tables cannot stand for it: a translucent picture, a place-dependent
+    /// kernel, a mixing matrix before the luminance, a rectangle reaching outside, a kernel whose claim is wrong.
+    @Test func theFloatPathWhereTablesCannotStandForIt() throws {
+        var translucentBytes = ColorTables.sampleColours
+        translucentBytes[3] = 254
+        let translucent = TestImages.rgba8(width: 128, height: 64, bytes: translucentBytes)
+        let area = PixelRect(covering: Self.picture.extent)
+        #expect(ColorTables.make(for: try TestImages.filter("CIExposureAdjust", ["inputImage": .image(translucent)]), area: area) == nil)
+        #expect(ColorTables.make(for: try TestImages.filter("CIVignette", ["inputImage": .image(Self.picture)]), area: area) == nil)
+        let mixed = try TestImages.filter("CIColorMatrix", ["inputImage": .image(Self.picture), "inputRVector": .vector([0.9, 0.1, 0, 0])])
+        #expect(ColorTables.make(for: try TestImages.filter("CISepiaTone", ["inputImage": .image(mixed)]), area: area) == nil)
+        let exposed = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture)])
+        #expect(ColorTables.make(for: exposed, area: PixelRect(x: -1, y: 0, width: 10, height: 10)) == nil)
+        // Claims per channel but swaps red and blue: the sample check refuses it.
+        let liar = ColorKernel(name: "swap", dependence: .perChannel) { span in
+            for i in 0..<span.count { (span.out.r[i], span.out.b[i]) = (span.out.b[i], span.out.r[i]) }
+        }.apply(extent: Self.picture.extent, inputs: [Self.picture])
+        #expect(ColorTables.make(for: liar, area: area) == nil)
+        #expect(Self.largestDifference(try Self.bytes(liar, Self.exact), try Self.bytes(liar, Self.tabled)) == 0)
+    }
+}
