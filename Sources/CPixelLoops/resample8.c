@@ -98,3 +98,43 @@ void pixelloops_fixed_resample_column(const int16_t *const *rows, const int16_t 
         out[i] = (float)((sum + half) >> bits) * unit;
     }
 }
+
+void pixelloops_fixed_resample_column_rgba8(const int16_t *const *rows, const int16_t *weights, int taps, int bits,
+                                           int n, const uint8_t *encode, int top, uint8_t *out) {
+    const int32_t half = 1 << (bits - 1);
+    int i = 0;
+#if defined(__AVX2__)
+    if ((taps & 1) == 0) {
+        const __m256i rounding = _mm256_set1_epi32(half), zero = _mm256_setzero_si256(), most = _mm256_set1_epi32(top);
+        const __m128i shift = _mm_cvtsi32_si128(bits);
+        int32_t values[16];
+        for (; i + 16 <= n; i += 16) {
+            __m256i lo = _mm256_setzero_si256(), hi = lo;
+            for (int j = 0; j < taps; j += 2) {
+                const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[j] + i));
+                const __m256i b = _mm256_loadu_si256((const __m256i *)(rows[j + 1] + i));
+                const __m256i w = _mm256_set1_epi32((int32_t)((uint16_t)weights[j] | ((uint32_t)(uint16_t)weights[j + 1] << 16)));
+                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
+                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+            }
+            // lo holds values 0–3 and 8–11, hi 4–7 and 12–15; each clamped to the table.
+            lo = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(_mm256_add_epi32(lo, rounding), shift), zero), most);
+            hi = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(_mm256_add_epi32(hi, rounding), shift), zero), most);
+            _mm256_storeu_si256((__m256i *)values, _mm256_permute2x128_si256(lo, hi, 0x20));
+            _mm256_storeu_si256((__m256i *)(values + 8), _mm256_permute2x128_si256(lo, hi, 0x31));
+            for (int k = 0; k < 16; k += 4) {
+                out[i + k] = encode[values[k]];
+                out[i + k + 1] = encode[values[k + 1]];
+                out[i + k + 2] = encode[values[k + 2]];
+                out[i + k + 3] = 255;
+            }
+        }
+    }
+#endif
+    for (; i < n; i++) {
+        int32_t sum = 0;
+        for (int j = 0; j < taps; j++) sum += (int32_t)rows[j][i] * weights[j];
+        const int32_t v = (sum + half) >> bits;
+        out[i] = (i & 3) == 3 ? 255 : encode[v < 0 ? 0 : (v > top ? top : v)];
+    }
+}

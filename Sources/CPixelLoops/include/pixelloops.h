@@ -70,4 +70,8 @@ void pixelloops_fixed_resample_row(const int16_t *src, const int32_t *start, con
 /// out[i] = ((Σ_j weights[j] · rows[j][i] + 2^(bits−1)) >> bits) × unit for `n` values.
 void pixelloops_fixed_resample_column(const int16_t *const *rows, const int16_t *weights, int taps, int bits, int n,
                                       float unit, float *out);
+/// The same sums for an opaque picture's 8-bit output: each colour value, clamped to 0…top, through `encode`
+/// (its sRGB byte); alpha 255. `n` values (4 a pixel, from a pixel's first).
+void pixelloops_fixed_resample_column_rgba8(const int16_t *const *rows, const int16_t *weights, int taps, int bits,
+                                           int n, const uint8_t *encode, int top, uint8_t *out);
 #endif

@@ -157,13 +157,24 @@ public struct GeneralKernel: Sendable {
     public let parallel: Bool
     let roi: @Sendable (_ index: Int, _ rect: PixelRect) -> PixelRect
     let body: @Sendable (RegionContext) -> Void
+    /// Writes `rect` (inside the extent) straight as 8-bit sRGB RGBA with straight alpha, row `y` at `line(y)`
+    /// (pixel `rect.x` first): the same bytes as `body` then the encoding, within a level, for a render to 8
+    /// bits without a float intermediate. Only for kernels without inputs.
+    typealias RGBA8Writer = @Sendable (_ rect: PixelRect, _ line: (Int) -> UnsafeMutablePointer<UInt8>) -> Void
+    let rgba8: RGBA8Writer?
 
     public init(name: String, parallel: Bool = true,
                 roi: @escaping @Sendable (Int, PixelRect) -> PixelRect,
                 _ body: @escaping @Sendable (RegionContext) -> Void) {
+        self.init(name: name, parallel: parallel, roi: roi, rgba8: nil, body)
+    }
+
+    init(name: String, parallel: Bool = true, roi: @escaping @Sendable (Int, PixelRect) -> PixelRect,
+         rgba8: RGBA8Writer?, _ body: @escaping @Sendable (RegionContext) -> Void) {
         self.name = name
         self.parallel = parallel
         self.roi = roi
+        self.rgba8 = rgba8
         self.body = body
     }
 

@@ -65,15 +65,13 @@ struct ColorTables {
     func render(area: PixelRect, into base: UnsafeMutablePointer<UInt8>, threads: Int) {
         nonisolated(unsafe) let base = base, memory = memory
         let width = source.width, lookup = lookup
-        let rows = area.height, bands = min(rows, max(1, threads) * 4)
-        let work = { @Sendable (band: Int) in
-            for y in (area.y + band * rows / bands)..<(area.y + (band + 1) * rows / bands) {
+        RenderContext.eachBand(area, threads: threads) { band in
+            for y in band.y..<band.maxY {
                 let src = memory + (y * width + area.x) * 4
                 let dst = base + (area.maxY - 1 - y) * area.width * 4
                 Self.apply(lookup, src, Int32(area.width), dst)
             }
         }
-        if threads <= 1 { (0..<bands).forEach(work) } else { DispatchQueue.concurrentPerform(iterations: bands, execute: work) }
     }
 
     private static func apply(_ lookup: Lookup, _ src: UnsafePointer<UInt8>, _ count: Int32, _ dst: UnsafeMutablePointer<UInt8>) {

@@ -108,12 +108,21 @@ public final class RenderContext: @unchecked Sendable {
     public func renderRGBA8(_ image: Image, rect: Rect, into base: UnsafeMutablePointer<UInt8>,
                             cancellation: RenderCancellation? = nil) throws {
         let area = try checkedArea(rect, of: image)
+        nonisolated(unsafe) let base = base
+        // Two routes that never leave 8 bits: colour tables, and a kernel that writes bytes itself.
         if options.colorTables, let tables = ColorTables.make(for: image, area: area) {
             if cancellation?.isCancelled == true { throw RenderError.cancelled }
             tables.render(area: area, into: base, threads: options.threads)
             return
         }
-        nonisolated(unsafe) let base = base
+        if case .general(let kernel, let inputs) = image.kind, inputs.isEmpty, let writer = kernel.rgba8,
+           PixelRect(covering: image.extent).intersection(area) == area {
+            if cancellation?.isCancelled == true { throw RenderError.cancelled }
+            Self.eachBand(area, threads: options.threads) { band in
+                writer(band) { y in base + (area.maxY - 1 - y) * area.width * 4 + (band.x - area.x) * 4 }
+            }
+            return
+        }
         try run(image, area, cancellation) { evaluator, band in
             let (span, memory) = RowEvaluator.makeRow()
             defer { memory.deallocate() }
@@ -135,6 +144,16 @@ public final class RenderContext: @unchecked Sendable {
                 }
             }
         }
+    }
+
+    /// `body` over bands of `area`'s rows (about four a thread), on `threads` threads.
+    static func eachBand(_ area: PixelRect, threads: Int, _ body: @escaping @Sendable (PixelRect) -> Void) {
+        let bands = min(area.height, max(1, threads) * 4)
+        let work = { @Sendable (band: Int) in
+            let y0 = area.y + band * area.height / bands, y1 = area.y + (band + 1) * area.height / bands
+            body(PixelRect(x: area.x, y: y0, width: area.width, height: y1 - y0))
+        }
+        if threads <= 1 { (0..<bands).forEach(work) } else { DispatchQueue.concurrentPerform(iterations: bands, execute: work) }
     }
 
     private func checkedArea(_ rect: Rect, of image: Image) throws -> PixelRect {

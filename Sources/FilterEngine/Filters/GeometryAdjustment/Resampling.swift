@@ -400,6 +400,22 @@ enum Resampling {
     /// each byte's value in units of `fixedOne`.
     static let fixedDecodeTable: [Int32] = ColorMath.decodeTable.map { Int32(($0 * Float(fixedOne)).rounded()) }
 
+    /// The 8-bit output's table: each fixed value 0…`fixedOne` as the float path encodes v / `fixedOne`, so that the
+    /// bytes are those of the floats the vertical pass would have written.
+    static let fixedEncodeTable: [UInt8] = {
+        let count = Int(fixedOne) + 1
+        var bytes = [UInt8](repeating: 0, count: 4 * count)
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * count)
+        defer { planes.deallocate() }
+        let row = PlanarRow(base: planes, stride: count)
+        for v in 0..<count {
+            let value = Float(v) / Float(fixedOne)
+            row[v] = Pixel(value, value, value, 1)
+        }
+        bytes.withUnsafeMutableBufferPointer { PixelEncoding.encodeSRGB8(row, count: count, into: $0.baseAddress!) }
+        return (0..<count).map { bytes[4 * $0] }
+    }()
+
     /// A pass's taps as integers: each output's weights times 2^bits, rounded, their rounding error given to its
     /// largest weight so that they sum to exactly 2^bits (an opaque picture stays exactly opaque, a constant
     /// exactly constant); `width` taps an output, padded with zeros to a multiple of `multiple`.
@@ -462,17 +478,10 @@ enum Resampling {
                                              sourceLow: source.y, sourceHigh: source.maxY - 1))
         let width = pixels.width
         nonisolated(unsafe) let memory = memory
-        let kernel = GeneralKernel(name: "resample8", roi: { _, r in r }) { context in
-            let r = context.rect, outBase = context.output
-            // Columns outside the horizontal pass's extent are zeros, as the float passes leave them.
-            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX)
-            for y in r.y..<r.maxY {
-                let out = outBase.row(y) + (r.x - outBase.rect.x)
-                out.update(repeating: Pixel(0, 0, 0, 0), count: max(0, min(x0, r.maxX) - r.x))
-                if x1 > x0 { (out + (x1 - r.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.maxX - x1) }
-            }
-            guard x1 > x0 else { return }
-            let n = x1 - x0
+        /// Both passes over output rows `r` and columns `x0..<x0 + n` (inside the horizontal extent): for each
+        /// row k of `r`, `column(k, rows, weights, taps, bits)` makes its output from the filtered source rows.
+        @Sendable func bothPasses(_ r: PixelRect, x0: Int, n: Int,
+                                  column: (Int, UnsafePointer<UnsafePointer<Int16>?>, UnsafePointer<Int16>, Int32, Int32) -> Void) {
             let h = FixedTaps(cache.taps(first: x0, count: n, scale: sx, filter: filter, sourceLow: source.x,
                                          sourceHigh: source.maxX - 1), multiple: 4, bits: hBits)
             let v = FixedTaps(taps(first: r.y, count: r.height, scale: sy, filter: filter, sourceLow: source.y,
@@ -491,8 +500,7 @@ enum Resampling {
             defer { decoded.deallocate(); ring.deallocate() }
             func slot(_ y: Int) -> Int { ((y % ringRows) + ringRows) % ringRows }
             var next = v.start.min() ?? source.y
-            let table = fixedDecodeTable, unit = 1 / Float(fixedOne)
-            table.withUnsafeBufferPointer { table in
+            fixedDecodeTable.withUnsafeBufferPointer { table in
                 h.weights.withUnsafeBufferPointer { hw in
                     starts.withUnsafeBufferPointer { starts in
                         v.weights.withUnsafeBufferPointer { vw in
@@ -512,15 +520,44 @@ enum Resampling {
                                         let y = first + min(j, taps - 1)
                                         rows[j] = UnsafePointer(ring + slot(y) * 4 * n)
                                     }
-                                    let out = UnsafeMutableRawPointer(outBase.row(r.y + k) + (x0 - outBase.rect.x))
-                                        .assumingMemoryBound(to: Float.self)
-                                    pixelloops_fixed_resample_column(rows.baseAddress!, vw.baseAddress! + k * v.width,
-                                                                   Int32(v.width), Int32(v.bits), Int32(4 * n), unit, out)
+                                    column(k, UnsafePointer(rows.baseAddress!), vw.baseAddress! + k * v.width,
+                                           Int32(v.width), Int32(v.bits))
                                 }
                             }
                         }
                     }
                 }
+            }
+        }
+        let writer: GeneralKernel.RGBA8Writer = { r, line in
+            // Columns outside the horizontal pass's extent are transparent, as the float passes leave them.
+            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX)
+            for y in r.y..<r.maxY {
+                PixelEncoding.fillTransparent(line(y), count: max(0, min(x0, r.maxX) - r.x))
+                if x1 > x0 { PixelEncoding.fillTransparent(line(y) + (x1 - r.x) * 4, count: r.maxX - x1) }
+            }
+            guard x1 > x0 else { return }
+            fixedEncodeTable.withUnsafeBufferPointer { encode in
+                bothPasses(r, x0: x0, n: x1 - x0) { k, rows, weights, taps, bits in
+                    pixelloops_fixed_resample_column_rgba8(rows, weights, taps, bits, Int32(4 * (x1 - x0)),
+                                                          encode.baseAddress!, Int32(fixedOne), line(r.y + k) + (x0 - r.x) * 4)
+                }
+            }
+        }
+        let kernel = GeneralKernel(name: "resample8", roi: { _, r in r }, rgba8: writer) { context in
+            let r = context.rect, outBase = context.output
+            // Columns outside the horizontal pass's extent are zeros, as the float passes leave them.
+            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX)
+            for y in r.y..<r.maxY {
+                let out = outBase.row(y) + (r.x - outBase.rect.x)
+                out.update(repeating: Pixel(0, 0, 0, 0), count: max(0, min(x0, r.maxX) - r.x))
+                if x1 > x0 { (out + (x1 - r.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.maxX - x1) }
+            }
+            guard x1 > x0 else { return }
+            let unit = 1 / Float(fixedOne)
+            bothPasses(r, x0: x0, n: x1 - x0) { k, rows, weights, taps, bits in
+                let out = UnsafeMutableRawPointer(outBase.row(r.y + k) + (x0 - outBase.rect.x)).assumingMemoryBound(to: Float.self)
+                pixelloops_fixed_resample_column(rows, weights, taps, bits, Int32(4 * (x1 - x0)), unit, out)
             }
         }
         return kernel.apply(extent: extent, inputs: [])
