@@ -65,26 +65,36 @@ void pixelloops_fixed_resample_row(const int16_t *src, const int32_t *start, con
     }
 }
 
+#if defined(__AVX2__)
+/// The vertical sums of values i … i + 15 over an even number of taps: two rows' values interleaved (unpack) meet
+/// the pair of their weights in one pmaddwd. lo holds values 0–3 and 8–11, hi 4–7 and 12–15.
+static inline void column_sums16(const int16_t *const *rows, const int16_t *weights, int taps, int i, __m256i *lo,
+                                 __m256i *hi) {
+    __m256i l = _mm256_setzero_si256(), h = l;
+    for (int j = 0; j < taps; j += 2) {
+        const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[j] + i));
+        const __m256i b = _mm256_loadu_si256((const __m256i *)(rows[j + 1] + i));
+        const __m256i w = _mm256_set1_epi32((int32_t)((uint16_t)weights[j] | ((uint32_t)(uint16_t)weights[j + 1] << 16)));
+        l = _mm256_add_epi32(l, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
+        h = _mm256_add_epi32(h, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
+    }
+    *lo = l;
+    *hi = h;
+}
+#endif
+
 void pixelloops_fixed_resample_column(const int16_t *const *rows, const int16_t *weights, int taps, int bits, int n,
                                     float unit, float *out) {
     const int32_t half = 1 << (bits - 1);
     int i = 0;
 #if defined(__AVX2__)
     if ((taps & 1) == 0) {
-        // Two rows' values interleaved (unpack) meet the pair of their weights in one pmaddwd.
         const __m256i rounding = _mm256_set1_epi32(half);
         const __m128i shift = _mm_cvtsi32_si128(bits);
         const __m256 scale = _mm256_set1_ps(unit);
         for (; i + 16 <= n; i += 16) {
-            __m256i lo = _mm256_setzero_si256(), hi = lo;
-            for (int j = 0; j < taps; j += 2) {
-                const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[j] + i));
-                const __m256i b = _mm256_loadu_si256((const __m256i *)(rows[j + 1] + i));
-                const __m256i w = _mm256_set1_epi32((int32_t)((uint16_t)weights[j] | ((uint32_t)(uint16_t)weights[j + 1] << 16)));
-                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
-                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
-            }
-            // lo holds values 0–3 and 8–11, hi 4–7 and 12–15.
+            __m256i lo, hi;
+            column_sums16(rows, weights, taps, i, &lo, &hi);
             const __m256 flo = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sra_epi32(_mm256_add_epi32(lo, rounding), shift)), scale);
             const __m256 fhi = _mm256_mul_ps(_mm256_cvtepi32_ps(_mm256_sra_epi32(_mm256_add_epi32(hi, rounding), shift)), scale);
             _mm256_storeu_ps(out + i, _mm256_permute2f128_ps(flo, fhi, 0x20));
@@ -109,15 +119,9 @@ void pixelloops_fixed_resample_column_rgba8(const int16_t *const *rows, const in
         const __m128i shift = _mm_cvtsi32_si128(bits);
         int32_t values[16];
         for (; i + 16 <= n; i += 16) {
-            __m256i lo = _mm256_setzero_si256(), hi = lo;
-            for (int j = 0; j < taps; j += 2) {
-                const __m256i a = _mm256_loadu_si256((const __m256i *)(rows[j] + i));
-                const __m256i b = _mm256_loadu_si256((const __m256i *)(rows[j + 1] + i));
-                const __m256i w = _mm256_set1_epi32((int32_t)((uint16_t)weights[j] | ((uint32_t)(uint16_t)weights[j + 1] << 16)));
-                lo = _mm256_add_epi32(lo, _mm256_madd_epi16(_mm256_unpacklo_epi16(a, b), w));
-                hi = _mm256_add_epi32(hi, _mm256_madd_epi16(_mm256_unpackhi_epi16(a, b), w));
-            }
-            // lo holds values 0–3 and 8–11, hi 4–7 and 12–15; each clamped to the table.
+            __m256i lo, hi;
+            column_sums16(rows, weights, taps, i, &lo, &hi);
+            // Each clamped to the table.
             lo = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(_mm256_add_epi32(lo, rounding), shift), zero), most);
             hi = _mm256_min_epi32(_mm256_max_epi32(_mm256_sra_epi32(_mm256_add_epi32(hi, rounding), shift), zero), most);
             _mm256_storeu_si256((__m256i *)values, _mm256_permute2x128_si256(lo, hi, 0x20));
