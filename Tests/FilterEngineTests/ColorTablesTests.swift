@@ -1,6 +1,7 @@
 import Foundation
 import Testing
 @testable import FilterEngine
+import FilterPipeline
 
 /// Colour chains over opaque 8-bit pictures rendered by tables (`ColorTables`) against the float path.
 @Suite struct ColorTablesTests {
@@ -72,6 +73,26 @@ import Testing
         for row in 0..<30 {
             let y = 49 - row, top = 63 - y
             #expect(Array(part[(row * 50 * 4)..<((row + 1) * 50 * 4)]) == Array(whole[((top * 128 + 10) * 4)..<((top * 128 + 60) * 4)]))
+        }
+    }
+
+    /// A video frame (`stream`) starts from the bytes its decoding makes: tables taken for every chroma layout,
+    /// per channel exactly and through the luminance within one level of the float path.
+    @Test(arguments: Y4MFormat.Chroma.allCases) func videoFramesStartFromTheirBytes(chroma: Y4MFormat.Chroma) throws {
+        let format = Y4MFormat(width: 37, height: 23, chroma: chroma, matrix: .bt709, fullRange: false)
+        let frame = Y4MFrame(format: format)
+        var state: UInt32 = 7
+        for i in 0..<format.frameBytes {
+            state = state &* 1_664_525 &+ 1_013_904_223
+            frame.bytes[i] = UInt8(state >> 24)
+        }
+        let picture = Y4MDecoder(format: format).image(frame)
+        for (name, values, allowed) in [("CIExposureAdjust", ["inputEV": FilterValue.number(0.5)], 0), ("CISepiaTone", [:], 1)] {
+            let image = try TestImages.filter(name, values.merging(["inputImage": .image(picture)]) { $1 })
+            #expect(ColorTables.make(for: image, area: PixelRect(covering: image.extent)) != nil, "\(name) \(chroma)")
+            let worst = Self.largestDifference(try Self.bytes(image, Self.exact, image.extent),
+                                               try Self.bytes(image, Self.tabled, image.extent))
+            #expect(worst <= allowed, "\(name) \(chroma): \(worst) levels")
         }
     }
 

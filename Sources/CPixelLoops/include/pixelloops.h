@@ -32,6 +32,7 @@ int pixelloops_sepia_mix(const int32_t *cells, const float *fractions, const flo
 /// out[i] = powf(base[i], power) within a few ulp (power.c), vectorised; `base` and `out` must not overlap.
 void pixelloops_powf(const float *base, float *out, int count, float power);
 
+// Colour tables (table8.c); `src` may be `dst`.
 /// Opaque RGBA8 pixels through three 256-byte tables (red's, green's, blue's, one after the other); alpha 255.
 void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst);
 /// Opaque RGBA8 pixels to `entries[k]` (four bytes each), k = ⌊√y · scale + ½⌋ at most `top`, where y is the sum of

@@ -82,6 +82,10 @@ public struct ColorKernel: Sendable {
     /// (`ColorTables`); `.general` unless the filter says more.
     let dependence: ColorDependence
     let body: @Sendable (ColorSpan) -> Void
+    /// A generator whose pixels are opaque 8-bit sRGB (a video frame): writes `count` of row `y` from `x0` as
+    /// RGBA bytes, alpha 255, which `body` gives decoded. Lets colour tables start from its bytes.
+    package typealias RGBA8Rows = @Sendable (_ x0: Int, _ y: Int, _ count: Int, _ out: UnsafeMutablePointer<UInt8>) -> Void
+    let rgba8Rows: RGBA8Rows?
 
     public init(name: String, _ body: @escaping @Sendable (ColorSpan) -> Void) {
         self.init(name: name, dependence: .general, body)
@@ -90,6 +94,15 @@ public struct ColorKernel: Sendable {
     init(name: String, dependence: ColorDependence, _ body: @escaping @Sendable (ColorSpan) -> Void) {
         self.name = name
         self.dependence = dependence
+        self.rgba8Rows = nil
+        self.body = body
+    }
+
+    /// A generator of opaque 8-bit pixels: `rows` writes them as bytes, `body` as working-space values.
+    package init(name: String, rgba8Rows rows: @escaping RGBA8Rows, _ body: @escaping @Sendable (ColorSpan) -> Void) {
+        self.name = name
+        self.dependence = .general
+        self.rgba8Rows = rows
         self.body = body
     }
 

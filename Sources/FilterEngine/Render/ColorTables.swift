@@ -1,9 +1,10 @@
 import CPixelLoops
 import Foundation
 
-/// A chain of colour filters over an opaque 8-bit picture, rendered by tables from its bytes to the output's
-/// bytes, never leaving 8 bits: the float path decodes every byte to linear light and encodes it back, which
-/// alone costs more than a peer's whole 8-bit colour operation. Two shapes of chain have exact tables:
+/// A chain of colour filters over an opaque 8-bit picture (a decoded file, or a video frame's bytes), rendered by
+/// tables from its bytes to the output's bytes, never leaving 8 bits: the float path decodes every byte to linear
+/// light and encodes it back, which alone costs more than a peer's whole 8-bit colour operation. Two shapes of
+/// chain have exact tables:
 /// - every kernel per channel (exposure, gamma, a diagonal matrix, tone curves): three tables of 256 bytes, made
 ///   by running the kernels on the 256 greys; the bytes are the float path's own.
 /// - per-channel kernels, then one whose colour is a function of the luminance (CISepiaTone at intensity 1),
@@ -20,8 +21,13 @@ struct ColorTables {
         case luminance(weighted: [Float], scale: Float, entries: [UInt32])
     }
 
-    let source: SourcePixels
-    let memory: UnsafeMutablePointer<UInt8>
+    /// Where the picture's bytes come from: a decoded file's memory (kept alive here), or a generator's rows.
+    enum Bytes {
+        case memory(SourcePixels, UnsafeMutablePointer<UInt8>)
+        case rows(ColorKernel.RGBA8Rows)
+    }
+
+    let bytes: Bytes
     let lookup: Lookup
     /// The largest difference from the float path on the sample, in levels (0 or 1).
     let sampleError: Int
@@ -38,10 +44,19 @@ struct ColorTables {
             kernels.append(kernel)
             node = inputs[0]
         }
-        guard !kernels.isEmpty, case .source(let source) = node.kind, case .rgba8(let memory) = source.storage,
-              source.isOpaque, node.extent == Rect(x: 0, y: 0, width: Double(source.width), height: Double(source.height)),
-              area.x >= 0, area.y >= 0, area.maxX <= source.width, area.maxY <= source.height
-        else { return nil }
+        guard !kernels.isEmpty, PixelRect(covering: node.extent).contains(area), node.extent.minX == 0,
+              node.extent.minY == 0 else { return nil }
+        let bytes: Bytes
+        switch node.kind {
+        case .source(let source):
+            guard case .rgba8(let memory) = source.storage, source.isOpaque else { return nil }
+            bytes = .memory(source, memory)
+        case .color(let generator, let inputs) where inputs.isEmpty:
+            guard let rows = generator.rgba8Rows else { return nil }
+            bytes = .rows(rows)
+        default:
+            return nil
+        }
         kernels.reverse()
         let split = kernels.firstIndex { $0.dependence != .perChannel } ?? kernels.count
         let lookup: Lookup
@@ -58,18 +73,24 @@ struct ColorTables {
         let error = sampleError(of: lookup, kernels: kernels)
         let allowed = if case .channels = lookup { 0 } else { 1 }
         guard error <= allowed else { return nil }
-        return ColorTables(source: source, memory: memory, lookup: lookup, sampleError: error)
+        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error)
     }
 
     /// Renders `area` (inside the source) into rows of RGBA8, top row first, as `RenderContext.renderRGBA8` does.
     func render(area: PixelRect, into base: UnsafeMutablePointer<UInt8>, threads: Int) {
-        nonisolated(unsafe) let base = base, memory = memory
-        let width = source.width, lookup = lookup
+        nonisolated(unsafe) let base = base, bytes = bytes
+        let lookup = lookup
         RenderContext.eachBand(area, threads: threads) { band in
             for y in band.y..<band.maxY {
-                let src = memory + (y * width + area.x) * 4
                 let dst = base + (area.maxY - 1 - y) * area.width * 4
-                Self.apply(lookup, src, Int32(area.width), dst)
+                switch bytes {
+                case .memory(let source, let memory):
+                    Self.apply(lookup, memory + (y * source.width + area.x) * 4, Int32(area.width), dst)
+                case .rows(let rows):
+                    // The generator's bytes go to the output row, and the tables work there in place.
+                    rows(area.x, y, area.width, dst)
+                    Self.apply(lookup, dst, Int32(area.width), dst)
+                }
             }
         }
     }

@@ -242,9 +242,20 @@ public struct Y4MDecoder: Sendable {
 
     public func image(_ frame: Y4MFrame) -> Image {
         let decoder = self
-        return ColorKernel(name: "y4mFrame") { span in
+        return ColorKernel(name: "y4mFrame", rgba8Rows: { x0, y, count, out in
+            decoder.decodeBytes(frame, x0: x0, y: y, count: count, into: out)
+        }) { span in
             decoder.decode(frame, span: span)
         }.apply(extent: Rect(x: 0, y: 0, width: Double(format.width), height: Double(format.height)), inputs: [])
+    }
+
+    /// Row `y` (0 = bottom), pixels `x0..<x0 + count`, as the R'G'B' bytes the decoding makes (RGBA, alpha 255).
+    func decodeBytes(_ frame: Y4MFrame, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt8>) {
+        let terms = UnsafeMutablePointer<Float>.allocate(capacity: 3 * count)
+        defer { terms.deallocate() }
+        words(frame, x0: x0, y: y, count: count, terms: (terms, terms + count, terms + 2 * count)) { words in
+            UnsafeMutableRawPointer(out).copyMemory(from: words, byteCount: 4 * count)
+        }
     }
 
     /// Decodes one span of a frame into `out` (planar linear R, G, B and alpha 1). Exposed for tests.
@@ -265,6 +276,22 @@ public struct Y4MDecoder: Sendable {
     /// 8-bit image.
     private func decode(_ frame: Y4MFrame, x0: Int, y: Int, count: Int, r: UnsafeMutablePointer<Float>,
                         g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>) {
+        words(frame, x0: x0, y: y, count: count, terms: (r, g, b)) { words in
+            ColorMath.decodeTable.withUnsafeBufferPointer { table in
+                words.withMemoryRebound(to: UInt8.self, capacity: 4 * count) { bytes in
+                    pixelloops_decode_srgb8(bytes, Int32(count), table.baseAddress!, r, g, b, nil)
+                }
+            }
+        }
+        a.update(repeating: 1, count: count)
+    }
+
+    /// The span's R'G'B' bytes packed as RGBA words (alpha 255), handed to `body`; `terms` are three planes of
+    /// `count` floats of scratch (the decoding's own output planes, overwritten after).
+    private func words(_ frame: Y4MFrame, x0: Int, y: Int, count: Int,
+                       terms: (UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>, UnsafeMutablePointer<Float>),
+                       _ body: (UnsafeMutablePointer<UInt32>) -> Void) {
+        let (r, g, b) = terms
         let f = format
         let fileRow = f.height - 1 - y
         let lumaRow = frame.bytes + fileRow * f.width + x0
@@ -382,13 +409,8 @@ public struct Y4MDecoder: Sendable {
                     }
                 }
             }
-            ColorMath.decodeTable.withUnsafeBufferPointer { table in
-                words.withMemoryRebound(to: UInt8.self, capacity: 4 * count) { bytes in
-                    pixelloops_decode_srgb8(bytes, Int32(count), table.baseAddress!, r, g, b, nil)
-                }
-            }
+            body(words)
         }
-        a.update(repeating: 1, count: count)
     }
 }
 
