@@ -171,8 +171,8 @@ public struct GeneralKernel: Sendable {
     let roi: @Sendable (_ index: Int, _ rect: PixelRect) -> PixelRect
     let body: @Sendable (RegionContext) -> Void
     /// Writes `rect` (inside the extent) straight as 8-bit sRGB RGBA with straight alpha, row `y` at `line(y)`
-    /// (pixel `rect.x` first): the same bytes as `body` then the encoding, within a level, for a render to 8
-    /// bits without a float intermediate. Only for kernels without inputs.
+    /// (pixel `rect.x` first): the bytes `body` then the encoding give, for a render to 8 bits without a float
+    /// intermediate. Only for kernels without inputs.
     typealias RGBA8Writer = @Sendable (_ rect: PixelRect, _ line: (Int) -> UnsafeMutablePointer<UInt8>) -> Void
     let rgba8: RGBA8Writer?
 

@@ -116,7 +116,7 @@ public final class RenderContext: @unchecked Sendable {
             return
         }
         if case .general(let kernel, let inputs) = image.kind, inputs.isEmpty, let writer = kernel.rgba8,
-           PixelRect(covering: image.extent).intersection(area) == area {
+           PixelRect(covering: image.extent).contains(area) {
             if cancellation?.isCancelled == true { throw RenderError.cancelled }
             Self.eachBand(area, threads: options.threads) { band in
                 writer(band) { y in base + (area.maxY - 1 - y) * area.width * 4 + (band.x - area.x) * 4 }
