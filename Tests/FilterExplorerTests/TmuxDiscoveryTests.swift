@@ -60,7 +60,8 @@ struct TmuxDiscoveryTests {
         let tmux = try Tmux(name: "split")
         defer { tmux.kill() }
         try tmux.start(["explore", "--filter", "CIColorInvert"])
-        let after = try tmux.waitFor("the inverted picture", colors: true) { Tmux.statusLine($0).contains(" ms ") }
+        try tmux.waitFor("the inverted picture", colors: true) { Tmux.statusLine($0).contains(" ms ") }
+        let after = try tmux.waitUntilStill(colors: true)
         tmux.send("|")
         let half = try tmux.waitFor("split: source left, output right", colors: true) {
             $0.contains("split: before | after") && Tmux.previewRows($0) != Tmux.previewRows(after)

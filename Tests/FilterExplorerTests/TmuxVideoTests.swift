@@ -60,7 +60,7 @@ struct TmuxVideoTests {
         #expect(Self.frameNumber(try tmux.waitFor("still paused") { Tmux.statusLine($0).contains("video paused") }) == still)
 
         // The filter is applied to the frame: before (b) shows the frame itself, in other colours than sepia.
-        let filtered = try tmux.capture(colors: true)
+        let filtered = try tmux.waitUntilStill(colors: true)
         tmux.send("b")
         try tmux.waitFor("before shows the unfiltered frame", colors: true) {
             $0.contains("BEFORE") && Tmux.previewRows($0) != Tmux.previewRows(filtered)
