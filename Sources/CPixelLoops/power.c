@@ -43,7 +43,10 @@ void pixelloops_powf(const float *base, float *out, int count, float power) {
         float s1, s2;
         memcpy(&s1, &b1, 4);
         memcpy(&s2, &b2, 4);
-        out[i] = q * s1 * s2;
+        // Past ±160 the result is 0 or infinite; r alone would be NaN where power · e overflowed (powers near
+        // the largest float).
+        const float result = q * s1 * s2;
+        out[i] = y < -160.0f ? 0.0f : (y > 160.0f ? INFINITY : result);
     }
     if (unusual) {
         for (int i = 0; i < count; i++) {

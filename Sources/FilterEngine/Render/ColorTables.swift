@@ -175,8 +175,9 @@ struct ColorTables {
         return bytes
     }()
 
-    /// The kernels in order on `pixels` (opaque, linear): the resulting pixels and their RGBA8 bytes.
-    private static func run(_ kernels: ArraySlice<ColorKernel>, on pixels: [Pixel]) -> (linear: [Pixel], bytes: [UInt8]) {
+    /// The kernels in order on `pixels` (opaque, linear, none of them place-dependent): the resulting pixels and
+    /// their RGBA8 bytes as a render writes them.
+    static func run(_ kernels: ArraySlice<ColorKernel>, on pixels: [Pixel]) -> (linear: [Pixel], bytes: [UInt8]) {
         let n = pixels.count
         var linear = pixels
         var bytes = [UInt8](repeating: 0, count: 4 * n)

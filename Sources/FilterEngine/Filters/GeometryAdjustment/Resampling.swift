@@ -403,17 +403,12 @@ enum Resampling {
     /// The 8-bit output's table: each fixed value 0…`fixedOne` as the float path encodes v / `fixedOne`, so that the
     /// bytes are those of the floats the vertical pass would have written.
     static let fixedEncodeTable: [UInt8] = {
-        let count = Int(fixedOne) + 1
-        var bytes = [UInt8](repeating: 0, count: 4 * count)
-        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * count)
-        defer { planes.deallocate() }
-        let row = PlanarRow(base: planes, stride: count)
-        for v in 0..<count {
+        let greys = (0...Int(fixedOne)).map { v -> Pixel in
             let value = Float(v) / Float(fixedOne)
-            row[v] = Pixel(value, value, value, 1)
+            return Pixel(value, value, value, 1)
         }
-        bytes.withUnsafeMutableBufferPointer { PixelEncoding.encodeSRGB8(row, count: count, into: $0.baseAddress!) }
-        return (0..<count).map { bytes[4 * $0] }
+        let bytes = ColorTables.run([], on: greys).bytes
+        return (0..<greys.count).map { bytes[4 * $0] }
     }()
 
     /// A pass's taps as integers: each output's weights times 2^bits, rounded, their rounding error given to its
