@@ -1,6 +1,5 @@
 // Colour filters over opaque 8-bit pictures by tables (ColorTables.swift): byte in, byte out, one pass.
 #include "include/pixelloops.h"
-#include <math.h>
 #include <string.h>
 
 void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst) {
@@ -13,15 +12,28 @@ void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *ta
     }
 }
 
-void pixelloops_table8_luminance(const uint8_t *src, int count, const float *weighted, float scale, int top,
-                                 const uint32_t *entries, uint8_t *dst) {
-    const float *wr = weighted, *wg = weighted + 256, *wb = weighted + 512;
+void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *sums, const uint32_t *entries,
+                                 uint8_t *dst) {
+    const uint64_t *sr = sums, *sg = sums + 256, *sb = sums + 512;
     for (int i = 0; i < count; i++) {
         uint32_t pixel;
         memcpy(&pixel, src + 4 * i, 4);
-        // The sum in the order the kernels make it: (r·wr + g·wg) + b·wb.
-        const float y = wr[pixel & 0xff] + wg[pixel >> 8 & 0xff] + wb[pixel >> 16 & 0xff];
-        const int k = (int)(sqrtf(y) * scale + 0.5f);
-        memcpy(dst + 4 * i, &entries[k < top ? k : top], 4);
+        const uint32_t y = (uint32_t)(sr[pixel & 0xff] + sg[pixel >> 8 & 0xff] + sb[pixel >> 16 & 0xff]);
+        memcpy(dst + 4 * i, &entries[y], 4);
+    }
+}
+
+void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sums, const uint8_t *outputs,
+                              int stride, uint8_t *dst) {
+    const uint64_t *sr = sums, *sg = sums + 256, *sb = sums + 512;
+    const uint8_t *outr = outputs, *outg = outputs + stride, *outb = outputs + 2 * stride;
+    for (int i = 0; i < count; i++) {
+        uint32_t pixel;
+        memcpy(&pixel, src + 4 * i, 4);
+        // Three 16-bit lanes summed at once: none carries into the next (each sum is at most 65535).
+        const uint64_t v = sr[pixel & 0xff] + sg[pixel >> 8 & 0xff] + sb[pixel >> 16 & 0xff];
+        const uint32_t out = 0xff000000u | outr[v & 0xffff] | (uint32_t)outg[v >> 16 & 0xffff] << 8
+            | (uint32_t)outb[v >> 32 & 0xffff] << 16;
+        memcpy(dst + 4 * i, &out, 4);
     }
 }

@@ -53,7 +53,8 @@ import FilterPipeline
         }
         print("colour tables: \(taken.count) settings taken, \(fellBack) fell back")
         for name in ["CISepiaTone ", "CIExposureAdjust ", "CIGammaAdjust ", "CIColorInvert ", "CIColorPosterize ",
-                     "CIWhitePointAdjust ", "CIColorMonochrome ", "CIMaskToAlpha ", "CILinearToSRGBToneCurve "] {
+                     "CIWhitePointAdjust ", "CIColorMonochrome ", "CIMaskToAlpha ", "CILinearToSRGBToneCurve ",
+                     "CIHueAdjust ", "CITemperatureAndTint ", "CIColorControls inputSaturation=2"] {
             #expect(taken.contains(name), "\(name)at its defaults takes tables")
         }
     }
@@ -96,8 +97,40 @@ import FilterPipeline
         }
     }
 
+    /// Affine kernels (colour matrices, CIColorControls) between per-channel ones, or before the luminance:
+    /// affine tables within one level of the float path, for contrast and brightness pushing values below 0 and
+    /// past 1 too.
+    @Test func affineChains() throws {
+        func filter(_ name: String, _ image: Image, _ values: [String: FilterValue] = [:]) throws -> Image {
+            try TestImages.filter(name, values.merging(["inputImage": .image(image)]) { $1 })
+        }
+        let controls: [String: FilterValue] = ["inputSaturation": .number(1.2), "inputBrightness": .number(0.05),
+                                               "inputContrast": .number(1.1)]
+        let exposed = try filter("CIExposureAdjust", Self.picture, ["inputEV": .number(-0.7)])
+        let warmed = try filter("CITemperatureAndTint", Self.picture, ["inputNeutral": .vector([5500, 0]),
+                                                                        "inputTargetNeutral": .vector([6500, 0])])
+        let mixed = try filter("CIColorMatrix", Self.picture, ["inputRVector": .vector([0.9, 0.1, 0, 0])])
+        let chains: [(String, Image, String)] = [
+            ("controls", try filter("CIColorControls", Self.picture, controls), "affine"),
+            ("exposure, controls, gamma", try filter("CIGammaAdjust", try filter("CIColorControls", exposed, controls),
+                                                     ["inputPower": .number(0.8)]), "affine"),
+            ("temperature, hue, controls", try filter("CIColorControls", try filter("CIHueAdjust", warmed), controls), "affine"),
+            ("dark, high contrast", try filter("CIColorControls", Self.picture, ["inputSaturation": .number(2),
+                "inputBrightness": .number(-0.4), "inputContrast": .number(3)]), "affine"),
+            ("matrix, sepia", try filter("CISepiaTone", mixed), "luminance"),
+            ("temperature, controls, sepia", try filter("CISepiaTone", try filter("CIColorControls", warmed, controls)),
+             "luminance"),
+        ]
+        for (name, chain, shape) in chains {
+            let tables = try #require(ColorTables.make(for: chain, area: PixelRect(covering: Self.picture.extent)), "\(name)")
+            #expect("\(tables.lookup)".hasPrefix(shape), "\(name): \(shape) tables")
+            #expect(Self.largestDifference(try Self.bytes(chain, Self.exact), try Self.bytes(chain, Self.tabled)) <= 1, "\(name)")
+        }
+    }
+
     /// The float path renders where tables cannot stand for it: a translucent picture, a place-dependent
-    /// kernel, a mixing matrix before the luminance, a rectangle reaching outside, a kernel whose claim is wrong.
+    /// kernel, a colour kernel of no table's shape before the luminance, a translucent result, a rectangle
+    /// reaching outside, kernels whose claims are wrong.
     @Test func theFloatPathWhereTablesCannotStandForIt() throws {
         var translucentBytes = ColorTables.sampleColours
         translucentBytes[3] = 254
@@ -105,8 +138,11 @@ import FilterPipeline
         let area = PixelRect(covering: Self.picture.extent)
         #expect(ColorTables.make(for: try TestImages.filter("CIExposureAdjust", ["inputImage": .image(translucent)]), area: area) == nil)
         #expect(ColorTables.make(for: try TestImages.filter("CIVignette", ["inputImage": .image(Self.picture)]), area: area) == nil)
-        let mixed = try TestImages.filter("CIColorMatrix", ["inputImage": .image(Self.picture), "inputRVector": .vector([0.9, 0.1, 0, 0])])
-        #expect(ColorTables.make(for: try TestImages.filter("CISepiaTone", ["inputImage": .image(mixed)]), area: area) == nil)
+        let halfSepia = try TestImages.filter("CISepiaTone", ["inputImage": .image(Self.picture), "inputIntensity": .number(0.5)])
+        #expect(ColorTables.make(for: try TestImages.filter("CISepiaTone", ["inputImage": .image(halfSepia)]), area: area) == nil)
+        let halfOpaque = try TestImages.filter("CIColorMatrix", ["inputImage": .image(Self.picture),
+                                                                 "inputRVector": .vector([0.9, 0.1, 0, 0]), "inputAVector": .vector([0, 0, 0, 0.5])])
+        #expect(ColorTables.make(for: halfOpaque, area: area) == nil)
         let exposed = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture)])
         #expect(ColorTables.make(for: exposed, area: PixelRect(x: -1, y: 0, width: 10, height: 10)) == nil)
         // Claims per channel but swaps red and blue: the sample check refuses it.
@@ -115,5 +151,10 @@ import FilterPipeline
         }.apply(extent: Self.picture.extent, inputs: [Self.picture])
         #expect(ColorTables.make(for: liar, area: area) == nil)
         #expect(Self.largestDifference(try Self.bytes(liar, Self.exact), try Self.bytes(liar, Self.tabled)) == 0)
+        // Claims to be affine but squares red: right at black and the primaries, refused by the sample check.
+        let square = ColorKernel(name: "square", dependence: .affine) { span in
+            for i in 0..<span.count { span.out.r[i] *= span.out.r[i] }
+        }.apply(extent: Self.picture.extent, inputs: [Self.picture])
+        #expect(ColorTables.make(for: square, area: area) == nil)
     }
 }

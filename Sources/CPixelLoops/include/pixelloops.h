@@ -35,10 +35,14 @@ void pixelloops_powf(const float *base, float *out, int count, float power);
 // Colour tables (table8.c); `src` may be `dst`.
 /// Opaque RGBA8 pixels through three 256-byte tables (red's, green's, blue's, one after the other); alpha 255.
 void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst);
-/// Opaque RGBA8 pixels to `entries[k]` (four bytes each), k = ⌊√y · scale + ½⌋ at most `top`, where y is the sum of
-/// `weighted[byte]` over the three colours (three tables of 256 non-negative floats, red's first).
-void pixelloops_table8_luminance(const uint8_t *src, int count, const float *weighted, float scale, int top,
-                                 const uint32_t *entries, uint8_t *dst);
+/// Opaque RGBA8 pixels by sums over their three colours: `sums` holds red's 256 words, then green's and blue's,
+/// each of three 16-bit lanes whose sums stay under 65536.
+/// The luminance: each pixel is `entries[sum of lane 0]`.
+void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *sums, const uint32_t *entries,
+                                 uint8_t *dst);
+/// An affine map: channel c is `outputs[c · stride + sum of lane c]` (a stride of 0: one table for all); alpha 255.
+void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sums, const uint8_t *outputs,
+                              int stride, uint8_t *dst);
 
 /// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.
 void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,

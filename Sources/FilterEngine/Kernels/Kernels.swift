@@ -123,6 +123,9 @@ enum ColorDependence: Sendable, Equatable {
     case perChannel
     /// The colour on the luminance Σ weights · linear colour alone (CISepiaTone at intensity 1).
     case luminance(SIMD3<Float>)
+    /// On opaque pixels, an affine map of the linear colour (a colour matrix, CIColorControls); the output's
+    /// alpha must then be 1 for the tables to take it.
+    case affine
 }
 
 /// A kernel that says, for each output pixel, where to sample its input (pinch, twirl, affine).

@@ -3,14 +3,16 @@ import Foundation
 
 /// A chain of colour filters over an opaque 8-bit picture (a decoded file, or a video frame's bytes), rendered by
 /// tables from its bytes to the output's bytes, never leaving 8 bits: the float path decodes every byte to linear
-/// light and encodes it back, which alone costs more than a peer's whole 8-bit colour operation. Two shapes of
+/// light and encodes it back, which alone costs more than a peer's whole 8-bit colour operation. Three shapes of
 /// chain have exact tables:
 /// - every kernel per channel (exposure, gamma, a diagonal matrix, tone curves): three tables of 256 bytes, made
 ///   by running the kernels on the 256 greys; the bytes are the float path's own.
-/// - per-channel kernels, then one whose colour is a function of the luminance (CISepiaTone at intensity 1),
-///   then any colour kernels: the luminance is summed from three tables of 256 weighted floats, and indexes 4096
-///   output pixels spaced by its square root (fine near black, where the sRGB curve is steep), made by running
-///   the kernels on greys.
+/// - per-channel kernels, then affine ones (colour matrices, CIColorControls), then per-channel ones: each output
+///   channel's linear value is a sum of three values, one from each input byte (the per-channel kernels on the
+///   greys, times the affine map's column), summed in 16-bit fixed point three channels at once, and the sum
+///   indexes the channel's output bytes, made by running the last kernels on greys.
+/// - as before the last, but then a kernel whose colour is a function of the luminance (CISepiaTone at
+///   intensity 1) and any colour kernels: the luminance is summed in the same way and indexes output pixels.
 /// A table is used only where it gives the float path's bytes within one level on every channel of a sample
 /// of 8,192 colours (a 16³ lattice and 4,096 scattered), checked each time it is made (well under a millisecond);
 /// otherwise the float path renders. A general 3D table was measured no faster than the float path (see
@@ -18,7 +20,10 @@ import Foundation
 struct ColorTables {
     enum Lookup {
         case channels([UInt8])
-        case luminance(weighted: [Float], scale: Float, entries: [UInt32])
+        /// The luminance's integer sum indexes a pixel of `entries`.
+        case luminance(sums: [UInt64], entries: [UInt32])
+        /// Lane c of the integer sum indexes channel c's bytes (`stride` apart; 0 where all channels share them).
+        case affine(sums: [UInt64], outputs: [UInt8], stride: Int)
     }
 
     /// Where the picture's bytes come from: a decoded file's memory (kept alive here), or a generator's rows.
@@ -31,9 +36,6 @@ struct ColorTables {
     let lookup: Lookup
     /// The largest difference from the float path on the sample, in levels (0 or 1).
     let sampleError: Int
-
-    /// Output entries of a luminance table, less one.
-    static let luminanceTop = 4095
 
     /// The tables for rendering `area` of `image`, or nil where the float path must render it.
     static func make(for image: Image, area: PixelRect) -> ColorTables? {
@@ -58,18 +60,7 @@ struct ColorTables {
             return nil
         }
         kernels.reverse()
-        let split = kernels.firstIndex { $0.dependence != .perChannel } ?? kernels.count
-        let lookup: Lookup
-        if split == kernels.count {
-            guard let tables = channelTables(kernels) else { return nil }
-            lookup = .channels(tables)
-        } else if case .luminance(let weights) = kernels[split].dependence {
-            guard let tables = luminanceTables(prefix: kernels[..<split], rest: kernels[split...], weights: weights)
-            else { return nil }
-            lookup = tables
-        } else {
-            return nil
-        }
+        guard let lookup = lookup(for: kernels) else { return nil }
         let error = sampleError(of: lookup, kernels: kernels)
         let allowed = if case .channels = lookup { 0 } else { 1 }
         guard error <= allowed else { return nil }
@@ -99,13 +90,55 @@ struct ColorTables {
         switch lookup {
         case .channels(let tables):
             tables.withUnsafeBufferPointer { pixelloops_table8_channels(src, count, $0.baseAddress!, dst) }
-        case .luminance(let weighted, let scale, let entries):
-            weighted.withUnsafeBufferPointer { w in
-                entries.withUnsafeBufferPointer { e in
-                    pixelloops_table8_luminance(src, count, w.baseAddress!, scale, Int32(e.count - 1), e.baseAddress!, dst)
+        case .luminance(let sums, let entries):
+            sums.withUnsafeBufferPointer { s in
+                entries.withUnsafeBufferPointer { pixelloops_table8_luminance(src, count, s.baseAddress!, $0.baseAddress!, dst) }
+            }
+        case .affine(let sums, let outputs, let stride):
+            sums.withUnsafeBufferPointer { s in
+                outputs.withUnsafeBufferPointer {
+                    pixelloops_table8_affine(src, count, s.baseAddress!, $0.baseAddress!, Int32(stride), dst)
                 }
             }
         }
+    }
+
+    /// The tables of a chain of kernels in the order they run, if it has one of the shapes above: per-channel
+    /// kernels, then affine ones, then either per-channel ones or a kernel of the luminance and any colour kernels.
+    private static func lookup(for kernels: [ColorKernel]) -> Lookup? {
+        let split = kernels.firstIndex { $0.dependence != .perChannel } ?? kernels.count
+        if split == kernels.count { return channelTables(kernels).map { .channels($0) } }
+        let end = kernels[split...].firstIndex { $0.dependence != .affine } ?? kernels.count
+        guard let linear = linearTables(prefix: kernels[..<split], affine: kernels[split..<end]) else { return nil }
+        if end < kernels.count, case .luminance(let weights) = kernels[end].dependence {
+            return luminanceTables(linear, rest: kernels[end...], weights: weights)
+        }
+        guard split < end, kernels[end...].allSatisfy({ $0.dependence == .perChannel }) else { return nil }
+        return affineTables(linear, suffix: kernels[end...])
+    }
+
+    /// The linear colour after `prefix` (per channel) and `affine` as a sum over the input's three bytes:
+    /// channel c is `tables[768c + 256j + byte j]` summed over j, the affine map's offset in red's table.
+    private static func linearTables(prefix: ArraySlice<ColorKernel>, affine: ArraySlice<ColorKernel>) -> [Float]? {
+        let greys = ColorMath.decodeTable.map { Pixel($0, $0, $0, 1) }
+        let (channels, _) = run(prefix, on: greys)
+        guard channels.allSatisfy({ $0.w == 1 }) else { return nil }
+        // The affine map from its values at black and the three primaries, which must stay opaque.
+        let probes = run(affine, on: [Pixel(0, 0, 0, 1), Pixel(1, 0, 0, 1), Pixel(0, 1, 0, 1), Pixel(0, 0, 1, 1)]).linear
+        guard probes.allSatisfy({ $0.w == 1 }) else { return nil }
+        let offset = probes[0]
+        var tables = [Float](repeating: 0, count: 9 * 256)
+        for c in 0..<3 {
+            for j in 0..<3 {
+                let m = affine.isEmpty ? (c == j ? 1 : 0) : probes[j + 1][c] - offset[c]
+                for k in 0..<256 {
+                    // Without affine kernels the sums are the per-channel values themselves, bit for bit.
+                    let value = affine.isEmpty ? (c == j ? channels[k][j] : 0) : m * channels[k][j]
+                    tables[768 * c + 256 * j + k] = j == 0 && !affine.isEmpty ? value + offset[c] : value
+                }
+            }
+        }
+        return tables.allSatisfy(\.isFinite) ? tables : nil
     }
 
     /// Red's, green's and blue's 256 output bytes: the kernels run on the 256 greys, whose alpha must stay 255.
@@ -116,26 +149,55 @@ struct ColorTables {
         return (0..<3).flatMap { c in (0..<256).map { bytes[4 * $0 + c] } }
     }
 
-    /// The weighted tables of the per-channel `prefix`'s output, and the output pixels of `rest` on greys of
-    /// luminance (k / top)² · Ymax for k = 0…top.
-    private static func luminanceTables(prefix: ArraySlice<ColorKernel>, rest: ArraySlice<ColorKernel>,
-                                        weights: SIMD3<Float>) -> Lookup? {
-        let greys = ColorMath.decodeTable.map { Pixel($0, $0, $0, 1) }
-        let (linear, _) = run(prefix, on: greys)
-        guard linear.allSatisfy({ $0.w == 1 }) else { return nil }
-        let weighted = linear.map { $0.x * weights.x } + linear.map { $0.y * weights.y } + linear.map { $0.z * weights.z }
-        guard weighted.allSatisfy({ $0.isFinite && $0 >= 0 }) else { return nil }
-        let top = luminanceTop
-        let largest = weighted[0..<256].max()! + weighted[256..<512].max()! + weighted[512..<768].max()!
-        guard largest.isFinite else { return nil }
-        let samples = (0...top).map { k -> Pixel in
-            let y = Float(k * k) / Float(top * top) * largest
-            return Pixel(y, y, y, 1)
+    /// The tables of an affine chain: each output channel's sum, and the outputs of the per-channel `suffix`.
+    private static func affineTables(_ linear: [Float], suffix: ArraySlice<ColorKernel>) -> Lookup? {
+        let lanes = (0..<3).map { Array(linear[(768 * $0)..<(768 * $0 + 768)]) }
+        guard let (sums, entries) = integerSums(of: lanes, outputs: suffix) else { return nil }
+        // Planes of bytes: one, where the three channels' are the same (no suffix), keeps them in the L1 cache.
+        let planes = (0..<3).map { c in entries.map { UInt8(truncatingIfNeeded: $0 >> (8 * c)) } }
+        if planes[1] == planes[0], planes[2] == planes[0] { return .affine(sums: sums, outputs: planes[0], stride: 0) }
+        return .affine(sums: sums, outputs: planes.flatMap { $0 }, stride: entries.count)
+    }
+
+    /// The luminance as a sum over the three input bytes, and the outputs of `rest` on greys.
+    private static func luminanceTables(_ linear: [Float], rest: ArraySlice<ColorKernel>, weights: SIMD3<Float>) -> Lookup? {
+        let weighted = (0..<768).map { i in
+            // The kernel's sum, (r·wr + g·wg) + b·wb, of the linear colour's parts from this input byte.
+            linear[i] * weights.x + linear[768 + i] * weights.y + linear[1536 + i] * weights.z
         }
-        let (_, bytes) = run(rest, on: samples)
-        let entries = bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
-        let scale = largest > 0 ? Float(top) / largest.squareRoot() : 0
-        return .luminance(weighted: weighted, scale: scale, entries: entries)
+        guard let (sums, entries) = integerSums(of: [weighted], outputs: rest) else { return nil }
+        return .luminance(sums: sums, entries: entries)
+    }
+
+    /// Values that are sums over the three input bytes (`lanes[l][256j + k]` for input channel j's byte k), in
+    /// 16-bit fixed point: lane l of `sums[256j + k]` (bits 16l…16l + 15) is the value times a scale, rounded,
+    /// plus an offset for channel j that keeps every lane at or over 0, so three adds make every lane's sum at
+    /// once. `entries[i]` is the RGBA8 output of `kernels` on the grey whose value has the sum i. The scale is
+    /// 16384 steps a unit of linear light (0.2 of a level at the sRGB curve's toe) where the sums' range allows,
+    /// fewer where it spans over 4 units, as the sample check then decides.
+    private static func integerSums(of lanes: [[Float]], outputs kernels: ArraySlice<ColorKernel>)
+        -> (sums: [UInt64], entries: [UInt32])? {
+        func part(_ lane: [Float], _ j: Int) -> ArraySlice<Float> { lane[(256 * j)..<(256 * j + 256)] }
+        let lows = (0..<3).map { j in min(0, lanes.map { part($0, j).min()! }.min()!) }
+        let reach = lanes.map { lane in (0..<3).reduce(Float(0)) { $0 + part(lane, $1).max()! - lows[$1] } }.max()!
+        guard reach.isFinite else { return nil }
+        let scale = min(16384, 65000 / max(reach, 1e-30))
+        let offsets = lows.map { Int((-$0 * scale).rounded(.up)) }
+        var sums = [UInt64](repeating: 0, count: 768), top = 0
+        for (l, lane) in lanes.enumerated() {
+            var laneTop = 0
+            for j in 0..<3 {
+                let steps = part(lane, j).map { Int(($0 * scale).rounded()) + offsets[j] }
+                for (k, step) in steps.enumerated() { sums[256 * j + k] |= UInt64(step) << (16 * l) }
+                laneTop += steps.max()!
+            }
+            top = max(top, laneTop)
+        }
+        guard top <= 65535 else { return nil }
+        let offset = Float(offsets.reduce(0, +))
+        let greys = (0...top).map { i -> Pixel in let v = (Float(i) - offset) / scale; return Pixel(v, v, v, 1) }
+        let entries = run(kernels, on: greys).bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
+        return (sums, entries)
     }
 
     /// The largest difference, in levels, between the tables and the float path over the sample colours.

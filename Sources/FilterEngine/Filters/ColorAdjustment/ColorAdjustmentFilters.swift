@@ -48,7 +48,7 @@ enum ColorAdjustmentFilters {
         let brightness = try inputs.float("inputBrightness")
         let contrast = try inputs.float("inputContrast")
         let w = ColorMath.lumaWeights
-        return ColorKernel(name: "colorControls", dependence: saturation == 1 ? .perChannel : .colour) { span in
+        return ColorKernel(name: "colorControls", dependence: saturation == 1 ? .perChannel : .affine) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             // An opaque span (most of a photo's) skips the division and the multiply by alpha, which change
             // nothing when alpha is 1, so the bytes are the same. Measured on the 2-core dev VM (one thread,
@@ -176,7 +176,7 @@ struct ColorMatrix {
         // Without bias or alpha mixing, the matrix commutes with premultiplication: skip the divide.
         let premultipliedSafe = bias == Pixel(0, 0, 0, 0) && a == Pixel(0, 0, 0, 1) && r.w == 0 && g.w == 0 && b.w == 0
         let diagonal = r.y == 0 && r.z == 0 && g.x == 0 && g.z == 0 && b.x == 0 && b.y == 0
-        let dependence: ColorDependence = diagonal ? .perChannel : .colour
+        let dependence: ColorDependence = diagonal ? .perChannel : a.x == 0 && a.y == 0 && a.z == 0 ? .affine : .colour
         if premultipliedSafe {
             return ColorKernel(name: "colorMatrix", dependence: dependence) { span in
                 let (pr, pg, pb) = (span.out.r, span.out.g, span.out.b)
