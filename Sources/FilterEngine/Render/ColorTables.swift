@@ -153,10 +153,10 @@ struct ColorTables {
     private static func affineTables(_ linear: [Float], suffix: ArraySlice<ColorKernel>) -> Lookup? {
         let lanes = (0..<3).map { Array(linear[(768 * $0)..<(768 * $0 + 768)]) }
         guard let (sums, entries) = integerSums(of: lanes, outputs: suffix) else { return nil }
-        // Planes of bytes: one, where the three channels' are the same (no suffix), keeps them in the L1 cache.
-        let planes = (0..<3).map { c in entries.map { UInt8(truncatingIfNeeded: $0 >> (8 * c)) } }
-        if planes[1] == planes[0], planes[2] == planes[0] { return .affine(sums: sums, outputs: planes[0], stride: 0) }
-        return .affine(sums: sums, outputs: planes.flatMap { $0 }, stride: entries.count)
+        // Planes of bytes; without a suffix a grey's three channels are one encoding, and one plane keeps it in
+        // the L1 cache.
+        let planes = (0..<(suffix.isEmpty ? 1 : 3)).flatMap { c in entries.map { UInt8(truncatingIfNeeded: $0 >> (8 * c)) } }
+        return .affine(sums: sums, outputs: planes, stride: suffix.isEmpty ? 0 : entries.count)
     }
 
     /// The luminance as a sum over the three input bytes, and the outputs of `rest` on greys.
@@ -195,9 +195,7 @@ struct ColorTables {
         }
         guard top <= 65535 else { return nil }
         let offset = Float(offsets.reduce(0, +))
-        let greys = (0...top).map { i -> Pixel in let v = (Float(i) - offset) / scale; return Pixel(v, v, v, 1) }
-        let entries = run(kernels, on: greys).bytes.withUnsafeBytes { Array($0.bindMemory(to: UInt32.self)) }
-        return (sums, entries)
+        return (sums, greyOutputs(kernels, count: top + 1) { (Float($0) - offset) / scale })
     }
 
     /// The largest difference, in levels, between the tables and the float path over the sample colours.
@@ -236,6 +234,27 @@ struct ColorTables {
         }
         return bytes
     }()
+
+    /// The RGBA8 outputs of the kernels in order on `count` opaque greys, grey i of value `value(i)`.
+    static func greyOutputs(_ kernels: ArraySlice<ColorKernel>, count n: Int, value: (Int) -> Float) -> [UInt32] {
+        var words = [UInt32](repeating: 0, count: n)
+        let planes = UnsafeMutablePointer<Float>.allocate(capacity: 4 * RowEvaluator.spanWidth)
+        let others = UnsafeMutablePointer<PlanarRow>.allocate(capacity: 1)
+        defer { planes.deallocate(); others.deallocate() }
+        words.withUnsafeMutableBytes { out in
+            for start in stride(from: 0, to: n, by: RowEvaluator.spanWidth) {
+                let count = min(RowEvaluator.spanWidth, n - start)
+                let row = PlanarRow(base: planes, stride: count)
+                for i in 0..<count {
+                    let v = value(start + i)
+                    row.r[i] = v; row.g[i] = v; row.b[i] = v; row.a[i] = 1
+                }
+                for kernel in kernels { kernel.body(ColorSpan(out: row, others: others, x0: 0, y: 0, count: count)) }
+                PixelEncoding.encodeSRGB8(row, count: count, into: out.baseAddress!.assumingMemoryBound(to: UInt8.self) + 4 * start)
+            }
+        }
+        return words
+    }
 
     /// The kernels in order on `pixels` (opaque, linear, none of them place-dependent): the resulting pixels and
     /// their RGBA8 bytes as a render writes them.
