@@ -151,6 +151,15 @@ import FilterPipeline
         }.apply(extent: Self.picture.extent, inputs: [Self.picture])
         #expect(ColorTables.make(for: liar, area: area) == nil)
         #expect(Self.largestDifference(try Self.bytes(liar, Self.exact), try Self.bytes(liar, Self.tabled)) == 0)
+        // Sums past the float range (infinities, and ∞ − ∞ in the luminance): the float path, no trap.
+        let huge = try TestImages.filter("CIColorMatrix", ["inputImage": .image(Self.picture),
+                                                           "inputRVector": .vector([3e38, -3e38, 0, 0]), "inputGVector": .vector([0, 3e38, 0, 0])])
+        #expect(ColorTables.make(for: huge, area: area) == nil)
+        #expect(ColorTables.make(for: try TestImages.filter("CISepiaTone", ["inputImage": .image(huge)]), area: area) == nil)
+        let steep = try TestImages.filter("CIColorControls", ["inputImage": .image(Self.picture), "inputContrast": .number(1e30),
+                                                              "inputSaturation": .number(2)])
+        // A contrast of 1e30 makes every channel 0 or 255: tables stay within a level of that, or fall back.
+        #expect(Self.largestDifference(try Self.bytes(steep, Self.exact), try Self.bytes(steep, Self.tabled)) <= 1)
         // Claims to be affine but squares red: right at black and the primaries, refused by the sample check.
         let square = ColorKernel(name: "square", dependence: .affine) { span in
             for i in 0..<span.count { span.out.r[i] *= span.out.r[i] }

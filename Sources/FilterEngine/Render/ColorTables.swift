@@ -138,7 +138,7 @@ struct ColorTables {
                 }
             }
         }
-        return tables.allSatisfy(\.isFinite) ? tables : nil
+        return tables
     }
 
     /// Red's, green's and blue's 256 output bytes: the kernels run on the 256 greys, whose alpha must stay 255.
@@ -177,6 +177,7 @@ struct ColorTables {
     /// fewer where it spans over 4 units, as the sample check then decides.
     private static func integerSums(of lanes: [[Float]], outputs kernels: ArraySlice<ColorKernel>)
         -> (sums: [UInt64], entries: [UInt32])? {
+        guard lanes.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
         func part(_ lane: [Float], _ j: Int) -> ArraySlice<Float> { lane[(256 * j)..<(256 * j + 256)] }
         let lows = (0..<3).map { j in min(0, lanes.map { part($0, j).min()! }.min()!) }
         let reach = lanes.map { lane in (0..<3).reduce(Float(0)) { $0 + part(lane, $1).max()! - lows[$1] } }.max()!
