@@ -8,6 +8,11 @@
 #include <string.h>
 
 void pixelloops_powf(const float *base, float *out, int count, float power) {
+    // Powers with one rounding, exactly as powf gives them (CIVignette's default intensity 1 is a square).
+    if (power == 2.0f || power == 1.0f) {
+        for (int i = 0; i < count; i++) out[i] = power == 2.0f ? base[i] * base[i] : base[i];
+        return;
+    }
     uint32_t unusual = 0;
     for (int i = 0; i < count; i++) {
         const float x = base[i];
