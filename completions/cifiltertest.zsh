@@ -120,7 +120,7 @@ _cifiltertest_render() {
         '--shard[Render only part I of N of a batch'\''s sorted inputs (0 ≤ I < N); auto/N reads I from JOB_COMPLETION_INDEX or SLURM_ARRAY_TASK_ID.]:I/N:'
         '--16bit[Write a 16-bit linear PNG instead of 8-bit sRGB.]'
         '--quality[JPEG quality, 1–100.]:quality:'
-        '--exact[Render colour filters on 8-bit pictures in floating point throughout (default\: per-channel and luminance colour chains by tables, within one level).]'
+        '--exact[Render colour filters on 8-bit pictures in floating point throughout (default\: per-channel, affine and luminance colour chains by tables, within one level).]'
         '--max-pixels[The most pixels the output, a frame or any intermediate image may cover, and an input may declare (default 268435456 = 2^28, or CIFILTERTEST_MAX_PIXELS).]:n:'
         '--max-memory[The most bytes the intermediate images of one render may take together (default 8 GiB, or CIFILTERTEST_MAX_BYTES).]:bytes:'
         '--time-limit[The most seconds one render (an image, or a frame) may take; 0 for no limit (default 600, or CIFILTERTEST_TIME_LIMIT).]:seconds:'

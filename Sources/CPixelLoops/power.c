@@ -8,7 +8,8 @@
 #include <string.h>
 
 void pixelloops_powf(const float *base, float *out, int count, float power) {
-    // Powers with one rounding, exactly as powf gives them (CIVignette's default intensity 1 is a square).
+    // The identity, and the square correctly rounded (libm's powf is within an ulp of it): CIVignette's default
+    // intensity 1 is a square.
     if (power == 2.0f || power == 1.0f) {
         for (int i = 0; i < count; i++) out[i] = power == 2.0f ? base[i] * base[i] : base[i];
         return;

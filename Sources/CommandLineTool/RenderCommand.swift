@@ -80,7 +80,7 @@ public struct RenderCommand: ParsableCommand, Sendable {
     @Option(help: "JPEG quality, 1–100.")
     var quality = 92
 
-    @Flag(help: "Render colour filters on 8-bit pictures in floating point throughout (default: per-channel and luminance colour chains by tables, within one level).")
+    @Flag(help: "Render colour filters on 8-bit pictures in floating point throughout (default: per-channel, affine and luminance colour chains by tables, within one level).")
     var exact = false
 
     /// The budget's options, with colour tables unless `--exact`.

@@ -117,8 +117,6 @@ public struct ColorKernel: Sendable {
 enum ColorDependence: Sendable, Equatable {
     /// Anything: the whole colour, or the pixel's coordinate.
     case general
-    /// The whole colour, not the place.
-    case colour
     /// Each colour channel on the same channel alone, alpha staying 1 (exposure, gamma, a diagonal matrix).
     case perChannel
     /// The colour on the luminance Σ weights · linear colour alone (CISepiaTone at intensity 1).

@@ -120,22 +120,18 @@ struct ColorTables {
     /// The linear colour after `prefix` (per channel) and `affine` as a sum over the input's three bytes:
     /// channel c is `tables[768c + 256j + byte j]` summed over j, the affine map's offset in red's table.
     private static func linearTables(prefix: ArraySlice<ColorKernel>, affine: ArraySlice<ColorKernel>) -> [Float]? {
-        let greys = ColorMath.decodeTable.map { Pixel($0, $0, $0, 1) }
         let (channels, _) = run(prefix, on: greys)
         guard channels.allSatisfy({ $0.w == 1 }) else { return nil }
-        // The affine map from its values at black and the three primaries, which must stay opaque.
+        // The affine map from its values at black and the three primaries, which must stay opaque. Without affine
+        // kernels it is the identity (columns of 1 and 0, offset 0), and the sums the per-channel values bit for bit.
         let probes = run(affine, on: [Pixel(0, 0, 0, 1), Pixel(1, 0, 0, 1), Pixel(0, 1, 0, 1), Pixel(0, 0, 1, 1)]).linear
         guard probes.allSatisfy({ $0.w == 1 }) else { return nil }
         let offset = probes[0]
         var tables = [Float](repeating: 0, count: 9 * 256)
         for c in 0..<3 {
             for j in 0..<3 {
-                let m = affine.isEmpty ? (c == j ? 1 : 0) : probes[j + 1][c] - offset[c]
-                for k in 0..<256 {
-                    // Without affine kernels the sums are the per-channel values themselves, bit for bit.
-                    let value = affine.isEmpty ? (c == j ? channels[k][j] : 0) : m * channels[k][j]
-                    tables[768 * c + 256 * j + k] = j == 0 && !affine.isEmpty ? value + offset[c] : value
-                }
+                let m = probes[j + 1][c] - offset[c]
+                for k in 0..<256 { tables[768 * c + 256 * j + k] = m * channels[k][j] + (j == 0 ? offset[c] : 0) }
             }
         }
         return tables
@@ -143,7 +139,6 @@ struct ColorTables {
 
     /// Red's, green's and blue's 256 output bytes: the kernels run on the 256 greys, whose alpha must stay 255.
     private static func channelTables(_ kernels: [ColorKernel]) -> [UInt8]? {
-        let greys = ColorMath.decodeTable.map { Pixel($0, $0, $0, 1) }
         let (_, bytes) = run(kernels[...], on: greys)
         guard (0..<256).allSatisfy({ bytes[4 * $0 + 3] == 255 }) else { return nil }
         return (0..<3).flatMap { c in (0..<256).map { bytes[4 * $0 + c] } }
@@ -211,6 +206,9 @@ struct ColorTables {
         for i in 0..<sample.count { worst = max(worst, abs(Int(exact[i]) - Int(tabled[i]))) }
         return worst
     }
+
+    /// The 256 bytes as greys decoded to the working space.
+    static let greys = ColorMath.decodeTable.map { Pixel($0, $0, $0, 1) }
 
     /// The sample colours decoded to the working space.
     static let samplePixels: [Pixel] = {

@@ -22,8 +22,8 @@ public final class RenderContext: @unchecked Sendable {
         /// Seconds a render may run (nil: no limit), checked between bands of rows: a render over it stops
         /// and throws `RenderError.timeLimit`.
         public var timeLimit: Double?
-        /// 8-bit renders of per-channel and luminance colour chains over opaque 8-bit pictures by tables, within
-        /// one level of the float path (`ColorTables`); false: always the float path (`render --exact`).
+        /// 8-bit renders of per-channel, affine and luminance colour chains over opaque 8-bit pictures by tables,
+        /// within one level of the float path (`ColorTables`); false: always the float path (`render --exact`).
         public var colorTables: Bool
 
         public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil,

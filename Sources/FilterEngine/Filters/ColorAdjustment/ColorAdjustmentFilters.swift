@@ -106,13 +106,11 @@ enum ColorAdjustmentFilters {
         let power = try inputs.float("inputPower")
         return ColorKernel(name: "gamma", dependence: .perChannel) { span in
             let a = span.out.a, n = span.count
-            withUnsafeTemporaryAllocation(of: Float.self, capacity: 2 * n) { scratch in
-                let magnitudes = scratch.baseAddress!, powers = magnitudes + n
+            withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * n) { scratch in
+                let inverses = scratch.baseAddress!, magnitudes = inverses + n, powers = magnitudes + n
+                for i in 0..<n { inverses[i] = a[i] > 0 ? 1 / a[i] : 0 }
                 for c in [span.out.r, span.out.g, span.out.b] {
-                    for i in 0..<n {
-                        let alpha = a[i]
-                        magnitudes[i] = abs(c[i] * (alpha > 0 ? 1 / alpha : 0))
-                    }
+                    for i in 0..<n { magnitudes[i] = abs(c[i] * inverses[i]) }
                     pixelloops_powf(magnitudes, powers, Int32(n), power)
                     for i in 0..<n {
                         let alpha = a[i]
@@ -176,7 +174,7 @@ struct ColorMatrix {
         // Without bias or alpha mixing, the matrix commutes with premultiplication: skip the divide.
         let premultipliedSafe = bias == Pixel(0, 0, 0, 0) && a == Pixel(0, 0, 0, 1) && r.w == 0 && g.w == 0 && b.w == 0
         let diagonal = r.y == 0 && r.z == 0 && g.x == 0 && g.z == 0 && b.x == 0 && b.y == 0
-        let dependence: ColorDependence = diagonal ? .perChannel : a.x == 0 && a.y == 0 && a.z == 0 ? .affine : .colour
+        let dependence: ColorDependence = diagonal ? .perChannel : a.x == 0 && a.y == 0 && a.z == 0 ? .affine : .general
         if premultipliedSafe {
             return ColorKernel(name: "colorMatrix", dependence: dependence) { span in
                 let (pr, pg, pb) = (span.out.r, span.out.g, span.out.b)

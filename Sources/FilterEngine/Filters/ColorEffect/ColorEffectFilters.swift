@@ -53,7 +53,7 @@ enum ColorEffectFilters {
         // mix after the look-ups: hence the look-ups apart and the mix vectorised. Then (a model of the kernel, 1080p
         // one thread, CPU time, min of 9) 5.8 → 4.7 ms a frame with the look-ups and mix by AVX2 gathers in C, then
         // loads and shuffles instead of gathers (sepia.c).
-        return ColorKernel(name: "sepiaTone", dependence: t == 1 ? .luminance(w) : .colour) { span in
+        return ColorKernel(name: "sepiaTone", dependence: t == 1 ? .luminance(w) : .general) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let n = span.count
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * n) { scratch in
@@ -180,7 +180,7 @@ enum ColorEffectFilters {
         @Sendable @inline(__always) func overlay(_ l: Float, _ c: Float) -> Float {
             l < 0.5 ? 2 * l * c : 1 - 2 * (1 - l) * (1 - c)
         }
-        return ColorKernel(name: "colorMonochrome", dependence: t == 1 ? .luminance(w) : .colour) { span in
+        return ColorKernel(name: "colorMonochrome", dependence: t == 1 ? .luminance(w) : .general) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let alpha = a[i]

@@ -402,14 +402,8 @@ enum Resampling {
 
     /// The 8-bit output's table: each fixed value 0…`fixedOne` as the float path encodes v / `fixedOne`, so that the
     /// bytes are those of the floats the vertical pass would have written.
-    static let fixedEncodeTable: [UInt8] = {
-        let greys = (0...Int(fixedOne)).map { v -> Pixel in
-            let value = Float(v) / Float(fixedOne)
-            return Pixel(value, value, value, 1)
-        }
-        let bytes = ColorTables.run([], on: greys).bytes
-        return (0..<greys.count).map { bytes[4 * $0] }
-    }()
+    static let fixedEncodeTable: [UInt8] = ColorTables.greyOutputs([], count: Int(fixedOne) + 1) { Float($0) / Float(fixedOne) }
+        .map { UInt8(truncatingIfNeeded: $0) }
 
     /// A pass's taps as integers: each output's weights times 2^bits, rounded, their rounding error given to its
     /// largest weight so that they sum to exactly 2^bits (an opaque picture stays exactly opaque, a constant
@@ -473,10 +467,22 @@ enum Resampling {
                                              sourceLow: source.y, sourceHigh: source.maxY - 1))
         let width = pixels.width
         nonisolated(unsafe) let memory = memory
-        /// Both passes over output rows `r` and columns `x0..<x0 + n` (inside the horizontal extent): for each
-        /// row k of `r`, `column(k, rows, weights, taps, bits)` makes its output from the filtered source rows.
-        @Sendable func bothPasses(_ r: PixelRect, x0: Int, n: Int,
-                                  column: (Int, UnsafePointer<UnsafePointer<Int16>?>, UnsafePointer<Int16>, Int32, Int32) -> Void) {
+        /// Both passes over output rows `r`. Columns outside the horizontal pass's extent are left to `clear(y, x,
+        /// count)` (transparent, as the float passes leave them); for each row k of `r`, `column(k, x0, n, rows,
+        /// weights, taps, bits)` makes columns `x0..<x0 + n` from the filtered source rows.
+        @Sendable func bothPasses(_ r: PixelRect, clear: (_ y: Int, _ x: Int, _ count: Int) -> Void,
+                                  column: (Int, Int, Int, UnsafePointer<UnsafePointer<Int16>?>, UnsafePointer<Int16>,
+                                           Int32, Int32) -> Void) {
+            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX), n = x1 - x0
+            for y in r.y..<r.maxY {
+                if n > 0 {
+                    clear(y, r.x, x0 - r.x)
+                    clear(y, x1, r.maxX - x1)
+                } else {
+                    clear(y, r.x, r.width)
+                }
+            }
+            guard n > 0 else { return }
             let h = FixedTaps(cache.taps(first: x0, count: n, scale: sx, filter: filter, sourceLow: source.x,
                                          sourceHigh: source.maxX - 1), multiple: 4, bits: hBits)
             let v = FixedTaps(taps(first: r.y, count: r.height, scale: sy, filter: filter, sourceLow: source.y,
@@ -515,7 +521,7 @@ enum Resampling {
                                         let y = first + min(j, taps - 1)
                                         rows[j] = UnsafePointer(ring + slot(y) * 4 * n)
                                     }
-                                    column(k, UnsafePointer(rows.baseAddress!), vw.baseAddress! + k * v.width,
+                                    column(k, x0, n, UnsafePointer(rows.baseAddress!), vw.baseAddress! + k * v.width,
                                            Int32(v.width), Int32(v.bits))
                                 }
                             }
@@ -525,34 +531,22 @@ enum Resampling {
             }
         }
         let writer: GeneralKernel.RGBA8Writer = { r, line in
-            // Columns outside the horizontal pass's extent are transparent, as the float passes leave them.
-            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX)
-            for y in r.y..<r.maxY {
-                PixelEncoding.fillTransparent(line(y), count: max(0, min(x0, r.maxX) - r.x))
-                if x1 > x0 { PixelEncoding.fillTransparent(line(y) + (x1 - r.x) * 4, count: r.maxX - x1) }
-            }
-            guard x1 > x0 else { return }
             fixedEncodeTable.withUnsafeBufferPointer { encode in
-                bothPasses(r, x0: x0, n: x1 - x0) { k, rows, weights, taps, bits in
-                    pixelloops_fixed_resample_column_rgba8(rows, weights, taps, bits, Int32(4 * (x1 - x0)),
-                                                          encode.baseAddress!, Int32(fixedOne), line(r.y + k) + (x0 - r.x) * 4)
+                bothPasses(r) { y, x, count in
+                    PixelEncoding.fillTransparent(line(y) + (x - r.x) * 4, count: count)
+                } column: { k, x0, n, rows, weights, taps, bits in
+                    pixelloops_fixed_resample_column_rgba8(rows, weights, taps, bits, Int32(4 * n), encode.baseAddress!,
+                                                          Int32(fixedOne), line(r.y + k) + (x0 - r.x) * 4)
                 }
             }
         }
         let kernel = GeneralKernel(name: "resample8", roi: { _, r in r }, rgba8: writer) { context in
-            let r = context.rect, outBase = context.output
-            // Columns outside the horizontal pass's extent are zeros, as the float passes leave them.
-            let x0 = max(r.x, columns.x), x1 = min(r.maxX, columns.maxX)
-            for y in r.y..<r.maxY {
-                let out = outBase.row(y) + (r.x - outBase.rect.x)
-                out.update(repeating: Pixel(0, 0, 0, 0), count: max(0, min(x0, r.maxX) - r.x))
-                if x1 > x0 { (out + (x1 - r.x)).update(repeating: Pixel(0, 0, 0, 0), count: r.maxX - x1) }
-            }
-            guard x1 > x0 else { return }
-            let unit = 1 / Float(fixedOne)
-            bothPasses(r, x0: x0, n: x1 - x0) { k, rows, weights, taps, bits in
+            let r = context.rect, outBase = context.output, unit = 1 / Float(fixedOne)
+            bothPasses(r) { y, x, count in
+                (outBase.row(y) + (x - outBase.rect.x)).update(repeating: Pixel(0, 0, 0, 0), count: count)
+            } column: { k, x0, n, rows, weights, taps, bits in
                 let out = UnsafeMutableRawPointer(outBase.row(r.y + k) + (x0 - outBase.rect.x)).assumingMemoryBound(to: Float.self)
-                pixelloops_fixed_resample_column(rows, weights, taps, bits, Int32(4 * (x1 - x0)), unit, out)
+                pixelloops_fixed_resample_column(rows, weights, taps, bits, Int32(4 * n), unit, out)
             }
         }
         return kernel.apply(extent: extent, inputs: [])

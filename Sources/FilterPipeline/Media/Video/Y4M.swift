@@ -251,10 +251,11 @@ public struct Y4MDecoder: Sendable {
 
     /// Row `y` (0 = bottom), pixels `x0..<x0 + count`, as the R'G'B' bytes the decoding makes (RGBA, alpha 255).
     func decodeBytes(_ frame: Y4MFrame, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<UInt8>) {
-        let terms = UnsafeMutablePointer<Float>.allocate(capacity: 3 * count)
-        defer { terms.deallocate() }
-        words(frame, x0: x0, y: y, count: count, terms: (terms, terms + count, terms + 2 * count)) { words in
-            UnsafeMutableRawPointer(out).copyMemory(from: words, byteCount: 4 * count)
+        withUnsafeTemporaryAllocation(of: Float.self, capacity: 3 * count) { scratch in
+            let terms = scratch.baseAddress!
+            words(frame, x0: x0, y: y, count: count, terms: (terms, terms + count, terms + 2 * count)) { words in
+                UnsafeMutableRawPointer(out).copyMemory(from: words, byteCount: 4 * count)
+            }
         }
     }
 
