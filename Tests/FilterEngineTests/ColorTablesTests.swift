@@ -129,6 +129,44 @@ import FilterPipeline
         }
     }
 
+    /// Tables are made once per chain and values: equal kernels (a video's next frame) reuse them, a changed value
+    /// or another chain makes new ones, a chain without tables is remembered too, and the oldest chain goes first.
+    @Test func tablesAreMadeOncePerChainAndValues() throws {
+        let made = ColorTables.Made()
+        func sepia(_ intensity: Double, over image: Image = Self.picture) throws -> Image {
+            try TestImages.filter("CISepiaTone", ["inputImage": .image(image), "inputIntensity": .number(intensity)])
+        }
+        let area = PixelRect(covering: Self.picture.extent)
+        let first = try #require(ColorTables.make(for: try sepia(1), area: area, made: made))
+        // Another picture under the same kernels: the same tables.
+        let sample = ColorTables.sampleColours
+        let other = TestImages.rgba8(width: 128, height: 64, bytes: sample.indices.map { $0 % 4 == 3 ? 255 : sample[$0 ^ 2] })
+        let again = try #require(ColorTables.make(for: try sepia(1, over: other), area: area, made: made))
+        #expect(made.misses == 1)
+        guard case .luminance(let s1, let e1) = first.lookup, case .luminance(let s2, let e2) = again.lookup else {
+            Issue.record("luminance tables"); return
+        }
+        #expect(s1 == s2 && e1 == e2)
+        // Claims to be affine but squares: refused by the sample check once.
+        let square = ColorKernel(name: "square", dependence: .affine, parameters: []) { span in
+            for i in 0..<span.count { span.out.r[i] *= span.out.r[i] }
+        }.apply(extent: Self.picture.extent, inputs: [Self.picture])
+        #expect(ColorTables.make(for: square, area: area, made: made) == nil)
+        #expect(ColorTables.make(for: square, area: area, made: made) == nil)
+        #expect(made.misses == 2)
+        let exposed = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture), "inputEV": .number(0.25)])
+        let nudged = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture), "inputEV": .number(0.25 + 1e-6)])
+        _ = ColorTables.make(for: exposed, area: area, made: made)
+        _ = ColorTables.make(for: nudged, area: area, made: made)
+        #expect(made.misses == 4, "a value a millionth away is another chain")
+        for ev in 1...ColorTables.Made.capacity {
+            _ = ColorTables.make(for: try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture),
+                                                                                 "inputEV": .number(Double(ev))]), area: area, made: made)
+        }
+        _ = ColorTables.make(for: try sepia(1), area: area, made: made)
+        #expect(made.misses == 5 + ColorTables.Made.capacity, "the first chain was the oldest")
+    }
+
     /// The float path renders where tables cannot stand for it: a translucent picture, a place-dependent
     /// kernel, a colour kernel of no table's shape before the luminance, a translucent result, a rectangle
     /// reaching outside, kernels whose claims are wrong.
@@ -147,7 +185,7 @@ import FilterPipeline
         let exposed = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(Self.picture)])
         #expect(ColorTables.make(for: exposed, area: PixelRect(x: -1, y: 0, width: 10, height: 10)) == nil)
         // Claims per channel but swaps red and blue: the sample check refuses it.
-        let liar = ColorKernel(name: "swap", dependence: .perChannel) { span in
+        let liar = ColorKernel(name: "swap", dependence: .perChannel, parameters: []) { span in
             for i in 0..<span.count { (span.out.r[i], span.out.b[i]) = (span.out.b[i], span.out.r[i]) }
         }.apply(extent: Self.picture.extent, inputs: [Self.picture])
         #expect(ColorTables.make(for: liar, area: area) == nil)
@@ -162,7 +200,7 @@ import FilterPipeline
         // A contrast of 1e30 makes every channel 0 or 255: tables stay within a level of that, or fall back.
         #expect(Self.largestDifference(try Self.bytes(steep, Self.exact), try Self.bytes(steep, Self.tabled)) <= 1)
         // Claims to be affine but squares red: right at black and the primaries, refused by the sample check.
-        let square = ColorKernel(name: "square", dependence: .affine) { span in
+        let square = ColorKernel(name: "square", dependence: .affine, parameters: []) { span in
             for i in 0..<span.count { span.out.r[i] *= span.out.r[i] }
         }.apply(extent: Self.picture.extent, inputs: [Self.picture])
         #expect(ColorTables.make(for: square, area: area) == nil)

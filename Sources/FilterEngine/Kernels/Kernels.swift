@@ -81,6 +81,9 @@ public struct ColorKernel: Sendable {
     /// What an opaque pixel's result depends on, where that lets a render over 8-bit pixels use tables
     /// (`ColorTables`); `.general` unless the filter says more.
     let dependence: ColorDependence
+    /// With the name, what fixes a kernel of a table shape: every value its body uses (bit for bit), so that
+    /// tables made for a chain serve later renders of equal kernels (a video's frames) without being made again.
+    let parameters: [Float]
     let body: @Sendable (ColorSpan) -> Void
     /// A generator whose pixels are opaque 8-bit sRGB (a video frame): writes `count` of row `y` from `x0` as
     /// RGBA bytes, alpha 255, which `body` gives decoded. Lets colour tables start from its bytes.
@@ -88,12 +91,14 @@ public struct ColorKernel: Sendable {
     let rgba8Rows: RGBA8Rows?
 
     public init(name: String, _ body: @escaping @Sendable (ColorSpan) -> Void) {
-        self.init(name: name, dependence: .general, body)
+        self.init(name: name, dependence: .general, parameters: [], body)
     }
 
-    init(name: String, dependence: ColorDependence, _ body: @escaping @Sendable (ColorSpan) -> Void) {
+    init(name: String, dependence: ColorDependence, parameters: [Float],
+         _ body: @escaping @Sendable (ColorSpan) -> Void) {
         self.name = name
         self.dependence = dependence
+        self.parameters = parameters
         self.rgba8Rows = nil
         self.body = body
     }
@@ -102,6 +107,7 @@ public struct ColorKernel: Sendable {
     package init(name: String, rgba8Rows rows: @escaping RGBA8Rows, _ body: @escaping @Sendable (ColorSpan) -> Void) {
         self.name = name
         self.dependence = .general
+        self.parameters = []
         self.rgba8Rows = rows
         self.body = body
     }

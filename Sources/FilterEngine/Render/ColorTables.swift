@@ -14,7 +14,7 @@ import Foundation
 /// - as before the last, but then a kernel whose colour is a function of the luminance (CISepiaTone at
 ///   intensity 1) and any colour kernels: the luminance is summed in the same way and indexes output pixels.
 /// A table is used only where it gives the float path's bytes within one level on every channel of a sample
-/// of 8,192 colours (a 16³ lattice and 4,096 scattered), checked each time it is made (well under a millisecond);
+/// of 8,192 colours (a 16³ lattice and 4,096 scattered), checked when it is made (well under a millisecond);
 /// otherwise the float path renders. A general 3D table was measured no faster than the float path (see
 /// docs/performance.md), so other chains keep it.
 struct ColorTables {
@@ -38,7 +38,7 @@ struct ColorTables {
     let sampleError: Int
 
     /// The tables for rendering `area` of `image`, or nil where the float path must render it.
-    static func make(for image: Image, area: PixelRect) -> ColorTables? {
+    static func make(for image: Image, area: PixelRect, made: Made = ColorTables.made) -> ColorTables? {
         var kernels: [ColorKernel] = []
         var node = image
         while case .color(let kernel, let inputs) = node.kind, inputs.count == 1, kernel.dependence != .general {
@@ -60,11 +60,51 @@ struct ColorTables {
             return nil
         }
         kernels.reverse()
-        guard let lookup = lookup(for: kernels) else { return nil }
-        let error = sampleError(of: lookup, kernels: kernels)
-        let allowed = if case .channels = lookup { 0 } else { 1 }
-        guard error <= allowed else { return nil }
+        guard let (lookup, error) = made.tables(for: kernels, make: {
+            guard let lookup = lookup(for: kernels) else { return nil }
+            let error = sampleError(of: lookup, kernels: kernels)
+            let allowed = if case .channels = lookup { 0 } else { 1 }
+            return error <= allowed ? (lookup, error) : nil
+        }) else { return nil }
         return ColorTables(bytes: bytes, lookup: lookup, sampleError: error)
+    }
+
+    /// Tables made for the last few chains, by the chains' kernels (names and parameters, bit for bit): a video's
+    /// frames, a benchmark's repeats and a redrawn preview reuse them; a changed value makes new ones. A chain
+    /// that has none is remembered too.
+    static let made = Made()
+
+    final class Made: @unchecked Sendable {
+        struct Key: Hashable {
+            let names: [String]
+            let parameters: [[UInt32]]
+        }
+
+        private let lock = NSLock()
+        private var entries: [(key: Key, tables: (Lookup, Int)?)] = []
+        /// How many chains were looked for and not found (tests).
+        private(set) var misses = 0
+        /// Enough for the chains a session alternates between; each holds at most about 75 KB.
+        static let capacity = 8
+
+        func tables(for kernels: [ColorKernel], make: () -> (Lookup, Int)?) -> (Lookup, Int)? {
+            let key = Key(names: kernels.map(\.name), parameters: kernels.map { $0.parameters.map(\.bitPattern) })
+            lock.lock()
+            if let index = entries.firstIndex(where: { $0.key == key }) {
+                let entry = entries.remove(at: index)
+                entries.append(entry)
+                lock.unlock()
+                return entry.tables
+            }
+            misses += 1
+            lock.unlock()
+            let tables = make()
+            lock.lock()
+            defer { lock.unlock() }
+            entries.append((key, tables))
+            if entries.count > Self.capacity { entries.removeFirst() }
+            return tables
+        }
     }
 
     /// Renders `area` (inside the source) into rows of RGBA8, top row first, as `RenderContext.renderRGBA8` does.

@@ -34,7 +34,7 @@ extension ColorAdjustmentFilters {
         let hi = try components(inputs, "inputMaxComponents", count: 4, fill: 1)
         let (lr, lg, lb, la) = (lo[0], lo[1], lo[2], lo[3])
         let (hr, hg, hb, ha) = (hi[0], hi[1], hi[2], hi[3])
-        return ColorKernel(name: "colorClamp", dependence: .perChannel) { span in
+        return ColorKernel(name: "colorClamp", dependence: .perChannel, parameters: lo + hi) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let alpha = a[i]
@@ -59,7 +59,7 @@ extension ColorAdjustmentFilters {
         let (g0, g1, g2, g3) = (cg[0], cg[1], cg[2], cg[3])
         let (b0, b1, b2, b3) = (cb[0], cb[1], cb[2], cb[3])
         let (a0, a1, a2, a3) = (ca[0], ca[1], ca[2], ca[3])
-        return ColorKernel(name: "colorPolynomial", dependence: .perChannel) { span in
+        return ColorKernel(name: "colorPolynomial", dependence: .perChannel, parameters: cr + cg + cb + ca) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let alpha = a[i]
@@ -181,7 +181,7 @@ extension ColorAdjustmentFilters {
     /// (so an image looks brighter).
     static func linearToSRGBToneCurve(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        return ColorKernel(name: "linearToSRGB", dependence: .perChannel) { span in
+        return ColorKernel(name: "linearToSRGB", dependence: .perChannel, parameters: []) { span in
             SpanColor.unpremultiply(span.out, span.count)
             SpanColor.encodeSRGB(span.out, span.count)
             SpanColor.premultiply(span.out, span.count)
@@ -191,7 +191,7 @@ extension ColorAdjustmentFilters {
     /// The sRGB decoding curve applied to straight working-space values (an image looks darker).
     static func sRGBToneCurveToLinear(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        return ColorKernel(name: "sRGBToLinear", dependence: .perChannel) { span in
+        return ColorKernel(name: "sRGBToLinear", dependence: .perChannel, parameters: []) { span in
             SpanColor.unpremultiply(span.out, span.count)
             SpanColor.decodeSRGB(span.out, span.count)
             SpanColor.premultiply(span.out, span.count)

@@ -17,7 +17,7 @@ extension ColorAdjustmentFilters {
                                 extrapolate: try inputs.bool("inputExtrapolate"))
         if spline.isIdentity { return image }
         let decode = EncodedCurves.decode, encode = EncodedCurves.encodeBySquareRoot
-        return ColorKernel(name: "toneCurve", dependence: .perChannel) { span in
+        return ColorKernel(name: "toneCurve", dependence: .perChannel, parameters: spline.parameters) { span in
             let p = span.out, count = span.count
             let dec = decode.values, enc = encode.values
             SpanColor.unpremultiply(p, count)
@@ -94,6 +94,8 @@ struct ToneSpline: Sendable {
     let extrapolate: Bool
     /// Whether the curve is y = x over [0, 1] (every point on the diagonal, spanning 0 to 1).
     let isIdentity: Bool
+    /// Every value the curve is made of (`ColorKernel.parameters`).
+    var parameters: [Float] { knots + a + b + c + d + [extrapolate ? 1 : 0] }
 
     init(points: [(Float, Float)], extrapolate: Bool) {
         self.extrapolate = extrapolate

@@ -53,7 +53,7 @@ enum ColorEffectFilters {
         // mix after the look-ups: hence the look-ups apart and the mix vectorised. Then (a model of the kernel, 1080p
         // one thread, CPU time, min of 9) 5.8 → 4.7 ms a frame with the look-ups and mix by AVX2 gathers in C, then
         // loads and shuffles instead of gathers (sepia.c).
-        return ColorKernel(name: "sepiaTone", dependence: t == 1 ? .luminance(w) : .general) { span in
+        return ColorKernel(name: "sepiaTone", dependence: t == 1 ? .luminance(w) : .general, parameters: [t]) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             let n = span.count
             withUnsafeTemporaryAllocation(of: Float.self, capacity: 6 * n) { scratch in
@@ -114,7 +114,7 @@ enum ColorEffectFilters {
 
     static func colorInvert(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
-        return ColorKernel(name: "invert", dependence: .perChannel) { span in
+        return ColorKernel(name: "invert", dependence: .perChannel, parameters: []) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 // On premultiplied colour, 1 - c/a becomes a - c.
@@ -180,7 +180,8 @@ enum ColorEffectFilters {
         @Sendable @inline(__always) func overlay(_ l: Float, _ c: Float) -> Float {
             l < 0.5 ? 2 * l * c : 1 - 2 * (1 - l) * (1 - c)
         }
-        return ColorKernel(name: "colorMonochrome", dependence: t == 1 ? .luminance(w) : .general) { span in
+        return ColorKernel(name: "colorMonochrome", dependence: t == 1 ? .luminance(w) : .general,
+                           parameters: [tr, tg, tb, t]) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let alpha = a[i]
@@ -220,7 +221,7 @@ enum ColorEffectFilters {
     static func maskToAlpha(_ inputs: FilterInputs) throws -> Image {
         let image = try inputs.image("inputImage")
         let w = ColorMath.lumaWeights
-        return ColorKernel(name: "maskToAlpha", dependence: .luminance(w)) { span in
+        return ColorKernel(name: "maskToAlpha", dependence: .luminance(w), parameters: []) { span in
             let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
             for i in 0..<span.count {
                 let luma = EncodedCurves.clamp01(r[i] * w.x + g[i] * w.y + b[i] * w.z)
@@ -275,7 +276,7 @@ enum ColorEffectFilters {
         let scale: Float = steps > 1e-3 ? steps : 0
         let inverse: Float = steps > 1e-3 ? 1 / steps : 0
         let offset: Float = steps > 1e-3 ? 0 : 0.5
-        return ColorKernel(name: "colorPosterize", dependence: .perChannel) { span in
+        return ColorKernel(name: "colorPosterize", dependence: .perChannel, parameters: [scale, inverse, offset]) { span in
             let p = span.out, count = span.count
             SpanColor.unpremultiply(p, count)
             for channel in [p.r, p.g, p.b] {
