@@ -70,8 +70,8 @@ struct ColorTables {
     }
 
     /// Tables made for the last few chains, by the chains' kernels (names and parameters, bit for bit): a video's
-    /// frames, a benchmark's repeats and a redrawn preview reuse them; a changed value makes new ones. A chain
-    /// that has none is remembered too.
+    /// frames and a benchmark's repeats reuse them; a changed value makes new ones. A chain the check refused is
+    /// remembered too.
     static let made = Made()
 
     final class Made: @unchecked Sendable {
@@ -84,7 +84,8 @@ struct ColorTables {
         private var entries: [(key: Key, tables: (Lookup, Int)?)] = []
         /// How many chains were looked for and not found (tests).
         private(set) var misses = 0
-        /// Enough for the chains a session alternates between; each holds at most about 75 KB.
+        /// Enough for the chains a session alternates between; each holds 260 KB at most (a luminance table's
+        /// 65,536 pixels), most under 80 KB.
         static let capacity = 8
 
         func tables(for kernels: [ColorKernel], make: () -> (Lookup, Int)?) -> (Lookup, Int)? {
@@ -101,8 +102,11 @@ struct ColorTables {
             let tables = make()
             lock.lock()
             defer { lock.unlock() }
-            entries.append((key, tables))
-            if entries.count > Self.capacity { entries.removeFirst() }
+            // Another thread may have made the same chain's meanwhile: one entry each.
+            if !entries.contains(where: { $0.key == key }) {
+                entries.append((key, tables))
+                if entries.count > Self.capacity { entries.removeFirst() }
+            }
             return tables
         }
     }
