@@ -65,9 +65,10 @@ void pixelloops_blend_rows(const float *below, const float *above, float t, int 
 void pixelloops_add_block_sums(const float *in, int f, int count, float *out);
 // The resampling of 8-bit pictures in 16-bit fixed point (resample8.c): linear premultiplied values, 1.0 = 2^14;
 // sums of integer products, rounded to nearest (halves up) by `bits`.
-/// `count` opaque RGBA8 pixels to interleaved 16-bit values: table[byte] for each colour (the decode curve, 256
-/// entries), alpha 2^14.
-void pixelloops_fixed_decode_opaque_rgba(const uint8_t *rgba, int count, const int32_t *table, int16_t *out);
+/// `count` opaque RGBA8 pixels to interleaved 16-bit values, each pixel the sum of red's, green's and blue's word
+/// for its bytes (`words`: red's 256, then green's and blue's, each the decoded value in its lane, blue's with
+/// alpha 2^14 in the top lane).
+void pixelloops_fixed_decode_opaque_rgba(const uint8_t *rgba, int count, const uint64_t *words, int16_t *out);
 /// One row, interleaved RGBA: out[k] = (Σ_j weights[k · taps + j] · src[start[k] + j] + 2^(bits−1)) >> bits,
 /// saturated to 16 bits (zero weights past an output's real taps; src readable that far).
 void pixelloops_fixed_resample_row(const int16_t *src, const int32_t *start, const int16_t *weights, int taps,

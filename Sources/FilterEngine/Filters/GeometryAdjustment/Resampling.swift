@@ -396,9 +396,12 @@ enum Resampling {
     /// Linear premultiplied values in 16 bits: 1.0 is 2¹⁴, so the filters' overshoot either side fits.
     static let fixedOne: Int32 = 1 << 14
 
-    /// `pixelloops_fixed_decode_opaque_rgba`'s table: the working space's decode curve (`ColorMath.decodeTable`),
-    /// each byte's value in units of `fixedOne`.
-    static let fixedDecodeTable: [Int32] = ColorMath.decodeTable.map { Int32(($0 * Float(fixedOne)).rounded()) }
+    /// `pixelloops_fixed_decode_opaque_rgba`'s words: the working space's decode curve (`ColorMath.decodeTable`),
+    /// each byte's value in units of `fixedOne`, in red's, green's or blue's 16-bit lane; blue's carry alpha 1.
+    static let fixedDecodeWords: [UInt64] = {
+        let values = ColorMath.decodeTable.map { UInt64(($0 * Float(fixedOne)).rounded()) }
+        return (0..<3).flatMap { c in values.map { $0 << (16 * c) | (c == 2 ? UInt64(fixedOne) << 48 : 0) } }
+    }()
 
     /// The 8-bit output's table: each fixed value 0…`fixedOne` as the float path encodes v / `fixedOne`, so that the
     /// bytes are those of the floats the vertical pass would have written.
@@ -501,7 +504,7 @@ enum Resampling {
             defer { decoded.deallocate(); ring.deallocate() }
             func slot(_ y: Int) -> Int { ((y % ringRows) + ringRows) % ringRows }
             var next = v.start.min() ?? source.y
-            fixedDecodeTable.withUnsafeBufferPointer { table in
+            fixedDecodeWords.withUnsafeBufferPointer { table in
                 h.weights.withUnsafeBufferPointer { hw in
                     starts.withUnsafeBufferPointer { starts in
                         v.weights.withUnsafeBufferPointer { vw in
