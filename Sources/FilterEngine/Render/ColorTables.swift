@@ -102,7 +102,7 @@ struct ColorTables {
             let tables = make()
             lock.lock()
             defer { lock.unlock() }
-            // Another thread may have made the same chain's meanwhile: one entry each.
+            // Another thread may have made the same chain's tables meanwhile: one entry a chain.
             if !entries.contains(where: { $0.key == key }) {
                 entries.append((key, tables))
                 if entries.count > Self.capacity { entries.removeFirst() }

@@ -504,7 +504,7 @@ enum Resampling {
             defer { decoded.deallocate(); ring.deallocate() }
             func slot(_ y: Int) -> Int { ((y % ringRows) + ringRows) % ringRows }
             var next = v.start.min() ?? source.y
-            fixedDecodeWords.withUnsafeBufferPointer { table in
+            fixedDecodeWords.withUnsafeBufferPointer { words in
                 h.weights.withUnsafeBufferPointer { hw in
                     starts.withUnsafeBufferPointer { starts in
                         v.weights.withUnsafeBufferPointer { vw in
@@ -513,7 +513,7 @@ enum Resampling {
                                     let first = v.start[k], taps = v.count[k]
                                     while next < first + taps {
                                         let src = memory + ((next - source.y) * width + (lo - source.x)) * 4
-                                        pixelloops_fixed_decode_opaque_rgba(src, Int32(hi - lo), table.baseAddress!, decoded)
+                                        pixelloops_fixed_decode_opaque_rgba(src, Int32(hi - lo), words.baseAddress!, decoded)
                                         let row = ring + slot(next) * 4 * n
                                         pixelloops_fixed_resample_row(decoded, starts.baseAddress!, hw.baseAddress!,
                                                                     Int32(h.width), Int32(h.bits), Int32(n), row)
