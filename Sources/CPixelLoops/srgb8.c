@@ -1,6 +1,6 @@
-// The table look-ups of the engine's 8-bit sRGB conversions, eight pixels at a time with AVX2 gathers, which
-// Swift cannot express. The tables and the index arithmetic stay in Swift (ColorMath, PixelEncoding): these
-// loops only fetch entries, so their results are the scalar loops' bit for bit.
+// The table look-ups of the engine's 8-bit sRGB conversions, eight pixels at a time with AVX2 gathers (sixteen
+// with AVX-512), which Swift cannot express. The tables and the index arithmetic stay in Swift (ColorMath,
+// PixelEncoding): these loops only fetch entries, so their results are the scalar loops' bit for bit.
 #include "include/pixelloops.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
@@ -9,9 +9,58 @@
 // Float arithmetic here must round as Swift's does: a multiply then an add, never fused.
 #pragma clang fp contract(off)
 
+#if defined(__AVX512BW__)
+// The decoding table (256 floats) held in sixteen registers and looked up sixteen lanes at a time by permutes:
+// eight two-register permutes and a tree of blends on the index's top three bits. Measured on Zen 5 (C model, one
+// thread, rows of 1920): 1.07 ms a frame against 1.40 by eight-lane gathers and 1.60 by sixteen-lane ones.
+typedef struct { __m512 part[16]; } Table256;
+
+static inline Table256 table256(const float *table) {
+    Table256 t;
+    for (int k = 0; k < 16; k++) t.part[k] = _mm512_loadu_ps(table + 16 * k);
+    return t;
+}
+
+// `index` holds bytes (0…255) in its 32-bit lanes.
+static inline __m512 lookup256(const Table256 *t, __m512i index) {
+    __m512 q[8];
+    for (int k = 0; k < 8; k++) q[k] = _mm512_permutex2var_ps(t->part[2 * k], index, t->part[2 * k + 1]);
+    const __mmask16 b5 = _mm512_test_epi32_mask(index, _mm512_set1_epi32(32));
+    const __mmask16 b6 = _mm512_test_epi32_mask(index, _mm512_set1_epi32(64));
+    const __mmask16 b7 = _mm512_test_epi32_mask(index, _mm512_set1_epi32(128));
+    for (int k = 0; k < 4; k++) q[k] = _mm512_mask_blend_ps(b5, q[2 * k], q[2 * k + 1]);
+    for (int k = 0; k < 2; k++) q[k] = _mm512_mask_blend_ps(b6, q[2 * k], q[2 * k + 1]);
+    return _mm512_mask_blend_ps(b7, q[0], q[1]);
+}
+
+// Encoding by sixteen-lane gathers of 32 bits at byte offsets (the entry is the low byte; the table has three
+// bytes of padding): 1.43 ms a frame against 1.73 by eight-lane ones (the same model).
+static inline __m512i gather_bytes(const uint8_t *table, __m512i index) {
+    return _mm512_and_si512(_mm512_i32gather_epi32(index, (const int *)table, 1), _mm512_set1_epi32(0xFF));
+}
+
+// The three colour bytes of sixteen pixels, from their table indices, in pixel order with `alpha` (in place).
+static inline __m512i gather_pixels(const uint8_t *table, __m512i ir, __m512i ig, __m512i ib, __m512i alpha) {
+    __m512i pixel = _mm512_or_si512(gather_bytes(table, ir), alpha);
+    pixel = _mm512_or_si512(pixel, _mm512_slli_epi32(gather_bytes(table, ig), 8));
+    return _mm512_or_si512(pixel, _mm512_slli_epi32(gather_bytes(table, ib), 16));
+}
+#endif
+
 void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
                            float *r, float *g, float *b, float *a) {
     int i = 0;
+#if defined(__AVX512BW__)
+    const Table256 t = table256(table);
+    const __m512i byte16 = _mm512_set1_epi32(0xFF);
+    for (; i + 16 <= count; i += 16) {
+        const __m512i words = _mm512_loadu_si512((const void *)(rgba + 4 * i));
+        _mm512_storeu_ps(r + i, lookup256(&t, _mm512_and_si512(words, byte16)));
+        _mm512_storeu_ps(g + i, lookup256(&t, _mm512_and_si512(_mm512_srli_epi32(words, 8), byte16)));
+        _mm512_storeu_ps(b + i, lookup256(&t, _mm512_and_si512(_mm512_srli_epi32(words, 16), byte16)));
+        if (a) _mm512_storeu_ps(a + i, _mm512_cvtepi32_ps(_mm512_srli_epi32(words, 24)));
+    }
+#endif
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF);
     for (; i + 8 <= count; i += 8) {
@@ -33,6 +82,16 @@ void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
 void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
                            int count, const uint8_t *table, uint8_t *rgba) {
     int i = 0;
+#if defined(__AVX512BW__)
+    for (; i + 16 <= count; i += 16) {
+        const __m512i alpha = ia ? _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ia + i))), 24)
+                                 : _mm512_set1_epi32((int)0xFF000000u);
+        _mm512_storeu_si512((void *)(rgba + 4 * i), gather_pixels(table,
+            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ir + i))),
+            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ig + i))),
+            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ib + i))), alpha));
+    }
+#endif
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF);
     const int *words = (const int *)table;
@@ -60,6 +119,19 @@ void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint1
 void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, uint8_t *rgba) {
     int i = 0;
+#if defined(__AVX512BW__)
+    {
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
+        const __m128i count_ = _mm_cvtsi32_si128(shift);
+#define CIMAGEIO_INDEX16(v) _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32( \
+        _mm512_sra_epi32(_mm512_castps_si512(_mm512_loadu_ps(v)), count_), first), zero), last)
+        for (; i + 16 <= count; i += 16) {
+            _mm512_storeu_si512((void *)(rgba + 4 * i), gather_pixels(table, CIMAGEIO_INDEX16(r + i),
+                CIMAGEIO_INDEX16(g + i), CIMAGEIO_INDEX16(b + i), _mm512_set1_epi32((int)0xFF000000u)));
+        }
+#undef CIMAGEIO_INDEX16
+    }
+#endif
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF), opaque = _mm256_set1_epi32((int)0xFF000000u);
     const __m256i zero = _mm256_setzero_si256(), first = _mm256_set1_epi32(base), last = _mm256_set1_epi32(top);
@@ -160,6 +232,35 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
     // same floats: inv = alpha > 0 ? 1 / alpha : 0 (a true division), alpha byte = trunc(min(max(alpha, 0), 1)
     // × 255 + 0.5) with Swift's min and max (a NaN alpha stays NaN there, as in Swift).
     int i = 0;
+#if defined(__AVX512BW__)
+    {
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
+        const __m512 fzero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), levels = _mm512_set1_ps(255),
+                     half = _mm512_set1_ps(0.5f);
+        const __m128i count_ = _mm_cvtsi32_si128(shift);
+#define CIMAGEIO_INDEX16(v) _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32( \
+        _mm512_sra_epi32(_mm512_castps_si512(v), count_), first), zero), last)
+        const __m512i empty = _mm512_set1_epi32((int)(table[0] | (uint32_t)table[0] << 8 | (uint32_t)table[0] << 16));
+        for (; i + 16 <= count; i += 16) {
+            const __m512 alpha = _mm512_loadu_ps(a + i);
+            const __m512i any = _mm512_or_si512(
+                _mm512_or_si512(_mm512_castps_si512(alpha), _mm512_loadu_si512((const void *)(r + i))),
+                _mm512_or_si512(_mm512_loadu_si512((const void *)(g + i)), _mm512_loadu_si512((const void *)(b + i))));
+            if (!_mm512_test_epi32_mask(any, any)) {
+                _mm512_storeu_si512((void *)(rgba + 4 * i), empty);
+                continue;
+            }
+            const __m512 inv = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(alpha, fzero, _CMP_GT_OQ), one, alpha);
+            const __m512 clamped = _mm512_min_ps(one, _mm512_max_ps(fzero, alpha));
+            const __m512i alphaByte = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(clamped, levels), half));
+            _mm512_storeu_si512((void *)(rgba + 4 * i), gather_pixels(table,
+                CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(r + i), inv)),
+                CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(g + i), inv)),
+                CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(b + i), inv)), _mm512_slli_epi32(alphaByte, 24)));
+        }
+#undef CIMAGEIO_INDEX16
+    }
+#endif
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF);
     const __m256i zero = _mm256_setzero_si256(), first = _mm256_set1_epi32(base), last = _mm256_set1_epi32(top);
