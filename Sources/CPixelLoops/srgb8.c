@@ -33,17 +33,25 @@ static inline __m512 lookup256(const Table256 *t, __m512i index) {
     return _mm512_mask_blend_ps(b7, q[0], q[1]);
 }
 
-// Encoding by sixteen-lane gathers of 32 bits at byte offsets (the entry is the low byte; the table has three
-// bytes of padding): 1.43 ms a frame against 1.73 by eight-lane ones (the same model).
-static inline __m512i gather_bytes(const uint8_t *table, __m512i index) {
-    return _mm512_and_si512(_mm512_i32gather_epi32(index, (const int *)table, 1), _mm512_set1_epi32(0xFF));
-}
-
-// The three colour bytes of sixteen pixels, from their table indices, in pixel order with `alpha` (in place).
-static inline __m512i gather_pixels(const uint8_t *table, __m512i ir, __m512i ig, __m512i ib, __m512i alpha) {
-    __m512i pixel = _mm512_or_si512(gather_bytes(table, ir), alpha);
-    pixel = _mm512_or_si512(pixel, _mm512_slli_epi32(gather_bytes(table, ig), 8));
-    return _mm512_or_si512(pixel, _mm512_slli_epi32(gather_bytes(table, ib), 16));
+// Encoding by `steps` (ColorMath.encodeSteps): each colour's slice of the table (index >> 7) picks its first
+// byte and PIXELLOOPS_ENCODE_STEPS thresholds, one two-register byte permute a table for the 48 colours of sixteen
+// pixels at once, and the byte is the first plus the thresholds its low 7 bits reach. Measured on Zen 5 (C model,
+// one thread, rows of 1920, opaque): 0.77 ms a frame against 1.46 by sixteen-lane gathers and 1.73 by eight-lane.
+static inline __m512i step_pixels(const uint8_t *steps, __m512i ir, __m512i ig, __m512i ib, __m512i alpha) {
+    const __m512i slices = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi32(ir, 7),
+        _mm512_slli_epi32(_mm512_srli_epi32(ig, 7), 8)), _mm512_slli_epi32(_mm512_srli_epi32(ib, 7), 16));
+    const __m512i low = _mm512_set1_epi32(0x7F);
+    const __m512i within = _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(ir, low),
+        _mm512_slli_epi32(_mm512_and_si512(ig, low), 8)), _mm512_slli_epi32(_mm512_and_si512(ib, low), 16));
+    __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
+                                             _mm512_loadu_si512((const void *)(steps + 64)));
+    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
+        const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
+                                                           _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
+        bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
+    }
+    // The alpha bytes (`alpha`'s top byte a lane) in place of the unused fourth lookups.
+    return _mm512_mask_blend_epi8(0x8888888888888888ull, bytes, alpha);
 }
 #endif
 
@@ -82,16 +90,6 @@ void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
 void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
                            int count, const uint8_t *table, uint8_t *rgba) {
     int i = 0;
-#if defined(__AVX512BW__)
-    for (; i + 16 <= count; i += 16) {
-        const __m512i alpha = ia ? _mm512_slli_epi32(_mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ia + i))), 24)
-                                 : _mm512_set1_epi32((int)0xFF000000u);
-        _mm512_storeu_si512((void *)(rgba + 4 * i), gather_pixels(table,
-            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ir + i))),
-            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ig + i))),
-            _mm512_cvtepu16_epi32(_mm256_loadu_si256((const __m256i *)(ib + i))), alpha));
-    }
-#endif
 #if defined(__AVX2__)
     const __m256i byte = _mm256_set1_epi32(0xFF);
     const int *words = (const int *)table;
@@ -117,16 +115,16 @@ void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint1
 }
 
 void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
-                                  int shift, int base, int top, uint8_t *rgba) {
+                                  int shift, int base, int top, const uint8_t *steps, uint8_t *rgba) {
     int i = 0;
 #if defined(__AVX512BW__)
-    {
+    if (steps) {
         const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
         const __m128i count_ = _mm_cvtsi32_si128(shift);
 #define CIMAGEIO_INDEX16(v) _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32( \
         _mm512_sra_epi32(_mm512_castps_si512(_mm512_loadu_ps(v)), count_), first), zero), last)
         for (; i + 16 <= count; i += 16) {
-            _mm512_storeu_si512((void *)(rgba + 4 * i), gather_pixels(table, CIMAGEIO_INDEX16(r + i),
+            _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps, CIMAGEIO_INDEX16(r + i),
                 CIMAGEIO_INDEX16(g + i), CIMAGEIO_INDEX16(b + i), _mm512_set1_epi32((int)0xFF000000u)));
         }
 #undef CIMAGEIO_INDEX16
@@ -227,13 +225,14 @@ void pixelloops_deinterleave_rgba(const float *pixels, int count, float *r, floa
 }
 
 void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
-                                 const uint8_t *table, int shift, int base, int top, uint8_t *rgba) {
+                                 const uint8_t *table, int shift, int base, int top, const uint8_t *steps,
+                                 uint8_t *rgba) {
     // PixelEncoding.encodeSRGB8's loop with the indices computed where they are gathered, step for step the
     // same floats: inv = alpha > 0 ? 1 / alpha : 0 (a true division), alpha byte = trunc(min(max(alpha, 0), 1)
     // × 255 + 0.5) with Swift's min and max (a NaN alpha stays NaN there, as in Swift).
     int i = 0;
 #if defined(__AVX512BW__)
-    {
+    if (steps) {
         const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
         const __m512 fzero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), levels = _mm512_set1_ps(255),
                      half = _mm512_set1_ps(0.5f);
@@ -253,7 +252,7 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
             const __m512 inv = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(alpha, fzero, _CMP_GT_OQ), one, alpha);
             const __m512 clamped = _mm512_min_ps(one, _mm512_max_ps(fzero, alpha));
             const __m512i alphaByte = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(clamped, levels), half));
-            _mm512_storeu_si512((void *)(rgba + 4 * i), gather_pixels(table,
+            _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps,
                 CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(r + i), inv)),
                 CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(g + i), inv)),
                 CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(b + i), inv)), _mm512_slli_epi32(alphaByte, 24)));

@@ -11,6 +11,8 @@
 /// `count` RGBA8 pixels to planar floats: r, g, b = table[byte]; a = the alpha byte as a float (NULL: skipped).
 void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
                            float *r, float *g, float *b, float *a);
+/// The thresholds a slice of 128 entries of ColorMath.encodeSteps holds.
+#define PIXELLOOPS_ENCODE_STEPS 10
 /// Planar 16-bit table indices to RGBA8 pixels: table[index] per colour; alpha the `ia` values (NULL: 255).
 /// The table must have 3 readable bytes after its last entry.
 void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
@@ -20,9 +22,10 @@ void pixelloops_decode_srgb8_rgba(const uint8_t *rgba, int count, const float *t
 /// `count` interleaved RGBA float pixels to four planes (PlanarRow.load).
 void pixelloops_deinterleave_rgba(const float *pixels, int count, float *r, float *g, float *b, float *a);
 /// Opaque planar floats to RGBA8 (alpha 255), the index computed here: clamp((bits >> shift) - base, 0, top),
-/// as ColorMath.encodeTable defines it. Same table padding.
+/// as ColorMath.encodeTable defines it. Same table padding. `steps`: ColorMath.encodeSteps, the same table for
+/// byte permutes (AVX-512), or NULL.
 void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
-                                  int shift, int base, int top, uint8_t *rgba);
+                                  int shift, int base, int top, const uint8_t *steps, uint8_t *rgba);
 /// CISepiaTone's curve look-ups and mix (sepia.c), eight pixels at a time with AVX2; same arithmetic as the
 /// Swift loops in ColorEffectFilters.sepiaTone, which do what is left. `entries`: 8 floats a table cell k,
 /// v[k].xyz then v[k + 1].xyz − v[k].xyz, two unused; `cells` and `fractions` as that kernel computes them.
@@ -47,7 +50,8 @@ void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sum
 
 /// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.
 void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,
-                                 const uint8_t *table, int shift, int base, int top, uint8_t *rgba);
+                                 const uint8_t *table, int shift, int base, int top, const uint8_t *steps,
+                                 uint8_t *rgba);
 
 // The resampling passes' inner loops (resample.c): sums in tap order, a multiply then an add, as in Swift.
 /// Four rows of interleaved RGBA floats: out[r][k] = Σ_j weights[k · taps + j] · src[r][start[k] + j] for

@@ -4,7 +4,8 @@ import CPixelLoops
 public enum PixelEncoding {
     /// Working-space pixels (planar) → sRGB bytes with straight alpha: unpremultiply, table indices and alpha
     /// byte computed in C where the table look-ups are made, eight pixels at a time by AVX2 gathers (Swift has
-    /// none); `encodeSRGB8Reference` is the same as a plain loop then the gathers.
+    /// none), or sixteen by AVX-512 byte permutes of `ColorMath.encodeSteps`; `encodeSRGB8Reference` is the same
+    /// as a plain loop then the gathers.
     /// Measured on the 2-core dev VM (AMD EPYC, one thread, C model of these loops, 1080p): 16-bit indices
     /// and no alpha plane for opaque spans took 2.4 ms a frame where 32-bit indices took 3.4 ms; one fused
     /// scalar loop took 4.4 ms, and gathers (vpgatherdd) were slower than scalar look-ups on that CPU. On the
@@ -20,18 +21,26 @@ public enum PixelEncoding {
             // Most spans of most renders: no division by alpha (measured 8% of an opaque sepia render), and the
             // indices computed where they are gathered, which the C model measured faster still (1.6 ms a frame
             // against 2.3 ms through the index planes).
-            ColorMath.encodeTable.withUnsafeBufferPointer { table in
-                pixelloops_encode_srgb8_opaque(r, g, b, Int32(count), table.baseAddress!, shift, base, top, out)
+            withEncodeTables { table, steps in
+                pixelloops_encode_srgb8_opaque(r, g, b, Int32(count), table, shift, base, top, steps, out)
             }
             return
         }
         // With alpha: the steps of `encodeSRGB8Reference` fused in C (indices computed where they are gathered),
         // the same bytes. A resampled opaque photo lands here, its alpha a few ulps off 1. Measured on the 2-core
         // dev VM (C model, one thread): 1.17 ms a megapixel against 1.52 for the loop then the gathers.
-        ColorMath.encodeTable.withUnsafeBufferPointer { table in
-            pixelloops_encode_srgb8_alpha(r, g, b, a, Int32(count), table.baseAddress!, shift, base, top, out)
+        withEncodeTables { table, steps in
+            pixelloops_encode_srgb8_alpha(r, g, b, a, Int32(count), table, shift, base, top, steps, out)
         }
         if hasAlphaAboveOne(a, count: count) { encodeAlphaAboveOne(row, count: count, into: out) }
+    }
+
+    /// `ColorMath.encodeTable` and its steps (nil without them) for the C encoders.
+    @inline(__always) static func withEncodeTables(_ body: (UnsafePointer<UInt8>, UnsafePointer<UInt8>?) -> Void) {
+        ColorMath.encodeTable.withUnsafeBufferPointer { table in
+            guard let steps = ColorMath.encodeSteps else { return body(table.baseAddress!, nil) }
+            steps.withUnsafeBufferPointer { body(table.baseAddress!, $0.baseAddress!) }
+        }
     }
 
     /// Alphas up to this are 1 with a sum's rounding (a blur's weights summing to 1 give 1 ± a few ulps):
