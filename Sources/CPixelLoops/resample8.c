@@ -12,12 +12,44 @@ static inline int16_t pixelloops_saturate16(int32_t v) {
 }
 
 void pixelloops_fixed_decode_opaque_rgba(const uint8_t *rgba, int count, const uint64_t *words, int16_t *out) {
+    int i = 0;
+#if defined(__AVX512VBMI__)
+    {
+        const uint8_t *bytes = (const uint8_t *)(words + 768);
+        // Sixteen pixels a step: every byte (alpha's too, replaced after) looks up its value's low and high byte,
+        // four two-register byte permutes and two blends on the index's top bit, and unpacking pairs them into
+        // 16-bit values. The pixels are first put in the order the unpacks' 128-bit lanes want. Measured on Zen 5
+        // (perf, bench k, one thread): 1.35 → 0.68 ms a frame.
+        const __m512i lo0 = _mm512_loadu_si512((const void *)bytes), lo1 = _mm512_loadu_si512((const void *)(bytes + 64));
+        const __m512i lo2 = _mm512_loadu_si512((const void *)(bytes + 128)), lo3 = _mm512_loadu_si512((const void *)(bytes + 192));
+        const __m512i hi0 = _mm512_loadu_si512((const void *)(bytes + 256)), hi1 = _mm512_loadu_si512((const void *)(bytes + 320));
+        const __m512i hi2 = _mm512_loadu_si512((const void *)(bytes + 384)), hi3 = _mm512_loadu_si512((const void *)(bytes + 448));
+        uint8_t order_[64];
+        for (int k = 0; k < 4; k++)
+            for (int j = 0; j < 8; j++) {
+                order_[16 * k + j] = (uint8_t)(8 * k + j);
+                order_[16 * k + 8 + j] = (uint8_t)(32 + 8 * k + j);
+            }
+        const __m512i order = _mm512_loadu_si512((const void *)order_);
+        const __m512i alpha = _mm512_set1_epi16((int16_t)(words[512] >> 48));
+        for (; i + 16 <= count; i += 16) {
+            const __m512i p = _mm512_permutexvar_epi8(order, _mm512_loadu_si512((const void *)(rgba + 4 * i)));
+            const __mmask64 upper = _mm512_movepi8_mask(p);
+            const __m512i lo = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(lo0, p, lo1),
+                                                      _mm512_permutex2var_epi8(lo2, p, lo3));
+            const __m512i hi = _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(hi0, p, hi1),
+                                                      _mm512_permutex2var_epi8(hi2, p, hi3));
+            _mm512_storeu_si512((void *)(out + 4 * i), _mm512_mask_blend_epi16(0x88888888u, _mm512_unpacklo_epi8(lo, hi), alpha));
+            _mm512_storeu_si512((void *)(out + 4 * i + 32), _mm512_mask_blend_epi16(0x88888888u, _mm512_unpackhi_epi8(lo, hi), alpha));
+        }
+    }
+#endif
     // Scalar look-ups, one 32-bit load and one 64-bit store a pixel: measured on the 2-core dev VM (AMD EPYC, C
     // model, 1080p, one thread) 2.2 ms a frame, against 3.9 ms by AVX2 gathers (slow on that CPU). The words
     // come placed, so a pixel is three loads and two adds: 3.6–4.0 → 3.1–3.3 ms (C model, rows of 1920, a noisier
     // day) against a table of values shifted and joined a pixel.
     const uint64_t *red = words, *green = words + 256, *blue = words + 512;
-    for (int i = 0; i < count; i++) {
+    for (; i < count; i++) {
         uint32_t p;
         __builtin_memcpy(&p, rgba + 4 * i, 4);
         const uint64_t v = red[p & 255] + green[p >> 8 & 255] + blue[p >> 16 & 255];

@@ -9,7 +9,7 @@
 // Float arithmetic here must round as Swift's does: a multiply then an add, never fused.
 #pragma clang fp contract(off)
 
-#if defined(__AVX512BW__)
+#if defined(__AVX512VBMI__)
 // The decoding table (256 floats) held in sixteen registers and looked up sixteen lanes at a time by permutes:
 // eight two-register permutes and a tree of blends on the index's top three bits. Measured on Zen 5 (C model, one
 // thread, rows of 1920): 1.07 ms a frame against 1.40 by eight-lane gathers and 1.60 by sixteen-lane ones.
@@ -58,7 +58,7 @@ static inline __m512i step_pixels(const uint8_t *steps, __m512i ir, __m512i ig, 
 void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
                            float *r, float *g, float *b, float *a) {
     int i = 0;
-#if defined(__AVX512BW__)
+#if defined(__AVX512VBMI__)
     const Table256 t = table256(table);
     const __m512i byte16 = _mm512_set1_epi32(0xFF);
     for (; i + 16 <= count; i += 16) {
@@ -117,7 +117,7 @@ void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint1
 void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float *b, int count, const uint8_t *table,
                                   int shift, int base, int top, const uint8_t *steps, uint8_t *rgba) {
     int i = 0;
-#if defined(__AVX512BW__)
+#if defined(__AVX512VBMI__)
     if (steps) {
         const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
         const __m128i count_ = _mm_cvtsi32_si128(shift);
@@ -231,7 +231,7 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
     // same floats: inv = alpha > 0 ? 1 / alpha : 0 (a true division), alpha byte = trunc(min(max(alpha, 0), 1)
     // × 255 + 0.5) with Swift's min and max (a NaN alpha stays NaN there, as in Swift).
     int i = 0;
-#if defined(__AVX512BW__)
+#if defined(__AVX512VBMI__)
     if (steps) {
         const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
         const __m512 fzero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), levels = _mm512_set1_ps(255),

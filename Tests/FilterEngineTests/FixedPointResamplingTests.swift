@@ -1,3 +1,4 @@
+import CPixelLoops
 import Foundation
 import Testing
 @testable import FilterEngine
@@ -142,6 +143,29 @@ extension SpeedPathTests {
                                                          rect: Rect(x: 0, y: 0, width: 14, height: 42)).bytes
             let expected = [[UInt8]](repeating: pixel, count: 14 * 42).flatMap { $0 }
             #expect(out == expected, "value \(value)")
+        }
+    }
+
+    /// The row decode (byte permutes with AVX-512, word sums otherwise) gives each pixel the sum of its three
+    /// words: every byte in every channel, rows of lengths that are no multiple of 16.
+    @Test func fixedDecodeGivesTheWordsSums() {
+        let words = Resampling.fixedDecodeWords
+        for count in [1, 15, 16, 17, 256, 300] {
+            var bytes: [UInt8] = []
+            for i in 0..<count {
+                let r = i % 256, g = (i * 7 + 3) % 256, b = 255 - i % 256, a = (i * 13) % 256
+                bytes += [UInt8(r), UInt8(g), UInt8(b), UInt8(a)]
+            }
+            var out = [Int16](repeating: 0, count: 4 * count)
+            words.withUnsafeBufferPointer { w in
+                pixelloops_fixed_decode_opaque_rgba(bytes, Int32(count), w.baseAddress!, &out)
+            }
+            for i in 0..<count {
+                let red = words[Int(bytes[4 * i])], green = words[256 + Int(bytes[4 * i + 1])]
+                let sum = red &+ green &+ words[512 + Int(bytes[4 * i + 2])]
+                let expected = (0..<4).map { Int16(truncatingIfNeeded: sum >> (16 * $0)) }
+                #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+            }
         }
     }
 }

@@ -72,7 +72,7 @@ void pixelloops_add_block_sums(const float *in, int f, int count, float *out);
 // sums of integer products, rounded to nearest (halves up) by `bits`.
 /// `count` opaque RGBA8 pixels to interleaved 16-bit values, each pixel the sum of red's, green's and blue's word
 /// for its bytes (`words`: red's 256, then green's and blue's, each the decoded value in its lane, blue's with
-/// alpha 2^14 in the top lane).
+/// alpha 2^14 in the top lane), then 64 words: the values' 256 low bytes and 256 high bytes (AVX-512 permutes).
 void pixelloops_fixed_decode_opaque_rgba(const uint8_t *rgba, int count, const uint64_t *words, int16_t *out);
 /// One row, interleaved RGBA: out[k] = (Σ_j weights[k · taps + j] · src[start[k] + j] + 2^(bits−1)) >> bits,
 /// saturated to 16 bits (zero weights past an output's real taps; src readable that far).

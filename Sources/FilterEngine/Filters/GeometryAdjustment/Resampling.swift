@@ -398,9 +398,14 @@ enum Resampling {
 
     /// `pixelloops_fixed_decode_opaque_rgba`'s words: the working space's decode curve (`ColorMath.decodeTable`),
     /// each byte's value in units of `fixedOne`, in red's, green's or blue's 16-bit lane; blue's carry alpha 1.
+    /// Then 64 words of the values' low bytes and high bytes, 256 each (AVX-512 byte permutes look them up).
     static let fixedDecodeWords: [UInt64] = {
         let values = ColorMath.decodeTable.map { UInt64(($0 * Float(fixedOne)).rounded()) }
-        return (0..<3).flatMap { c in values.map { $0 << (16 * c) | (c == 2 ? UInt64(fixedOne) << 48 : 0) } }
+        let lanes = (0..<3).flatMap { c in values.map { $0 << (16 * c) | (c == 2 ? UInt64(fixedOne) << 48 : 0) } }
+        let bytes = values.map { UInt8($0 & 0xFF) } + values.map { UInt8($0 >> 8) }
+        return lanes + stride(from: 0, to: bytes.count, by: 8).map { i in
+            (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i + $1]) << (8 * $1) }
+        }
     }()
 
     /// The 8-bit output's table: each fixed value 0…`fixedOne` as the float path encodes v / `fixedOne`, so that the
