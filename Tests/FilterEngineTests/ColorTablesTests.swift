@@ -1,3 +1,4 @@
+import CPixelLoops
 import Foundation
 import Testing
 @testable import FilterEngine
@@ -86,6 +87,28 @@ import FilterPipeline
         for row in 0..<30 {
             let y = 49 - row, top = 63 - y
             #expect(Array(part[(row * 50 * 4)..<((row + 1) * 50 * 4)]) == Array(whole[((top * 128 + 10) * 4)..<((top * 128 + 60) * 4)]))
+        }
+    }
+
+    /// The luminance loop (byte permutes and gathers with AVX-512) gives each pixel the entry of its three sums,
+    /// on rows of lengths that are no multiple of 64 and every byte in every channel.
+    @Test func luminanceLoopGivesTheEntryOfTheSums() throws {
+        let sepia = try TestImages.filter("CISepiaTone", ["inputImage": .image(Self.picture)])
+        let tables = try #require(ColorTables.make(for: sepia, area: PixelRect(covering: Self.picture.extent)))
+        guard case .luminance(let sums, let entries) = tables.lookup else { Issue.record("a luminance table"); return }
+        for count in [1, 63, 64, 65, 200, 256] {
+            var src: [UInt8] = []
+            for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
+            var out = [UInt8](repeating: 0, count: 4 * count)
+            sums.withUnsafeBufferPointer { s in
+                entries.withUnsafeBufferPointer { pixelloops_table8_luminance(src, Int32(count), s.baseAddress!, $0.baseAddress!, &out) }
+            }
+            for i in 0..<count {
+                let red = sums[Int(src[4 * i])], green = sums[256 + Int(src[4 * i + 1])]
+                let entry = entries[Int(UInt32(truncatingIfNeeded: red &+ green &+ sums[512 + Int(src[4 * i + 2])]))]
+                let expected = (0..<4).map { UInt8(truncatingIfNeeded: entry >> (8 * $0)) }
+                #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+            }
         }
     }
 

@@ -41,7 +41,8 @@ void pixelloops_powf(const float *base, float *out, int count, float power);
 void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst);
 /// Opaque RGBA8 pixels by sums over their three colours: `sums` holds red's 256 words, then green's and blue's,
 /// each of three 16-bit lanes whose sums stay under 65536.
-/// The luminance: each pixel is `entries[sum of lane 0]`.
+/// The luminance: each pixel is `entries[sum of lane 0]`; `sums` is followed by 192 words: lane 0 of red's 256 as
+/// low bytes then high bytes, then green's and blue's (AVX-512 byte permutes).
 void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *sums, const uint32_t *entries,
                                  uint8_t *dst);
 /// An affine map: channel c is `outputs[c · stride + sum of lane c]` (a stride of 0: one table for all); alpha 255.

@@ -20,7 +20,7 @@ import Foundation
 struct ColorTables {
     enum Lookup {
         case channels([UInt8])
-        /// The luminance's integer sum indexes a pixel of `entries`.
+        /// The luminance's integer sum indexes a pixel of `entries`; `sums` is followed by its values' bytes.
         case luminance(sums: [UInt64], entries: [UInt32])
         /// Lane c of the integer sum indexes channel c's bytes (`stride` apart; 0 where all channels share them).
         case affine(sums: [UInt64], outputs: [UInt8], stride: Int)
@@ -205,7 +205,14 @@ struct ColorTables {
             linear[i] * weights.x + linear[768 + i] * weights.y + linear[1536 + i] * weights.z
         }
         guard let (sums, entries) = integerSums(of: [weighted], outputs: rest) else { return nil }
-        return .luminance(sums: sums, entries: entries)
+        // Then each channel's 256 sums (lane 0) as low bytes and high bytes, for AVX-512 byte permutes.
+        let split = (0..<3).flatMap { j in
+            (0..<2).flatMap { half in (0..<256).map { UInt8(truncatingIfNeeded: sums[256 * j + $0] >> (8 * half)) } }
+        }
+        let words = stride(from: 0, to: split.count, by: 8).map { i in
+            (0..<8).reduce(UInt64(0)) { $0 | UInt64(split[i + $1]) << (8 * $1) }
+        }
+        return .luminance(sums: sums + words, entries: entries)
     }
 
     /// Values that are sums over the three input bytes (`lanes[l][256j + k]` for input channel j's byte k), in
