@@ -62,6 +62,9 @@ void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
     const Table256 t = table256(table);
     const __m512i byte16 = _mm512_set1_epi32(0xFF);
     for (; i + 16 <= count; i += 16) {
+        // The source 2 KiB ahead: the hardware prefetch falls behind this loop (measured, 2 threads: vintage
+        // 2.01–2.25 → 1.90–2.01 ms, Gaussian 3.66–3.72 → 3.31–3.32).
+        _mm_prefetch((const char *)(rgba + 4 * i + 2048), _MM_HINT_T0);
         const __m512i words = _mm512_loadu_si512((const void *)(rgba + 4 * i));
         _mm512_storeu_ps(r + i, lookup256(&t, _mm512_and_si512(words, byte16)));
         _mm512_storeu_ps(g + i, lookup256(&t, _mm512_and_si512(_mm512_srli_epi32(words, 8), byte16)));

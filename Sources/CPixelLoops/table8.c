@@ -50,6 +50,8 @@ void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *
     // a frame.
     const uint8_t *split = (const uint8_t *)(sums + 768);
     for (; i + 64 <= count; i += 64) {
+        // The source 2 KiB ahead (measured: bench d 0.54–0.63 → 0.50–0.61 ms, the hardware prefetch falling behind).
+        for (int k = 0; k < 256; k += 64) _mm_prefetch((const char *)(src + 4 * i + 2048 + k), _MM_HINT_T0);
         const __m512i p0 = _mm512_loadu_si512((const void *)(src + 4 * i)), p1 = _mm512_loadu_si512((const void *)(src + 4 * i + 64));
         const __m512i p2 = _mm512_loadu_si512((const void *)(src + 4 * i + 128)), p3 = _mm512_loadu_si512((const void *)(src + 4 * i + 192));
         __m512i lo = _mm512_setzero_si512(), hi = lo;
