@@ -86,4 +86,7 @@ void pixelloops_fixed_resample_column(const int16_t *const *rows, const int16_t 
 /// (its sRGB byte); alpha 255. `n` values (4 a pixel, from a pixel's first).
 void pixelloops_fixed_resample_column_rgba8(const int16_t *const *rows, const int16_t *weights, int taps, int bits,
                                            int n, const uint8_t *encode, int top, uint8_t *out);
+/// Asks for the cache line at `address` ahead of its use (Swift has no prefetch).
+static inline void pixelloops_prefetch(const void *address) { __builtin_prefetch(address); }
+
 #endif

@@ -1,3 +1,4 @@
+import CPixelLoops
 import Foundation
 
 /// CIZoomBlur in constant time per pixel, whatever the streak's length: the mean of the image along the segment
@@ -224,6 +225,7 @@ enum ZoomRays {
             let outA0 = axisX ? or.x : or.y, outC0 = axisX ? or.y : or.x
             nonisolated(unsafe) let out = output.pixels
             let jMin = -rayCount, jMax = rayCount
+            let ahead = 8
             let runs = max(1, min(threads * 8, (jMax - jMin) / 64))
             let work = { @Sendable (run: Int) in
                 // This run writes the pixels whose lower ray is in pairLo ..< pairHi; in a column of level L those
@@ -292,6 +294,17 @@ enum ZoomRays {
                             let inside = p >= sa0 && p < sa1
                             let a = Float(a0) + Float(i)
                             let column = base + (p &- sa0) &* strideAlong
+                            // The samples `ahead` columns on, asked for now: each column step reads a new source
+                            // row or column, which the hardware prefetch does not foresee (measured, bench i, 2
+                            // threads: 21.6 → 19.9–20.1 ms; 4, 8 or 16 columns ahead alike).
+                            let pAhead = p &+ sign &* ahead
+                            if pAhead >= sa0 && pAhead < sa1 {
+                                let aheadColumn = base + (pAhead &- sa0) &* strideAlong, aAhead = a + Float(ahead)
+                                for b in 0..<width where i >= starts[b] && i <= ends[b] {
+                                    let q = Int(max(min((slopes[b] * aAhead - crossOrigin).rounded(.down), Float(nAcross - 1)), 0))
+                                    pixelloops_prefetch(aheadColumn + q &* strideAcross)
+                                }
+                            }
                             for b in 0..<width where i >= starts[b] && i <= ends[b] {
                                 var v = Pixel(0, 0, 0, 0)
                                 let y = slopes[b] * a - crossOrigin  // across position in rows from sc0
