@@ -2,6 +2,7 @@
 // with AVX-512), which Swift cannot express. The tables and the index arithmetic stay in Swift (ColorMath,
 // PixelEncoding): these loops only fetch entries, so their results are the scalar loops' bit for bit.
 #include "include/pixelloops.h"
+#include "simd512.h"
 #if defined(__AVX2__)
 #include <immintrin.h>
 #endif
@@ -33,26 +34,6 @@ static inline __m512 lookup256(const Table256 *t, __m512i index) {
     return _mm512_mask_blend_ps(b7, q[0], q[1]);
 }
 
-// Encoding by `steps` (ColorMath.encodeSteps): each colour's slice of the table (index >> 7) picks its first
-// byte and PIXELLOOPS_ENCODE_STEPS thresholds, one two-register byte permute a table for the 48 colours of sixteen
-// pixels at once, and the byte is the first plus the thresholds its low 7 bits reach. Measured on Zen 5 (C model,
-// one thread, rows of 1920, opaque): 0.77 ms a frame against 1.46 by sixteen-lane gathers and 1.73 by eight-lane.
-static inline __m512i step_pixels(const uint8_t *steps, __m512i ir, __m512i ig, __m512i ib, __m512i alpha) {
-    const __m512i slices = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi32(ir, 7),
-        _mm512_slli_epi32(_mm512_srli_epi32(ig, 7), 8)), _mm512_slli_epi32(_mm512_srli_epi32(ib, 7), 16));
-    const __m512i low = _mm512_set1_epi32(0x7F);
-    const __m512i within = _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(ir, low),
-        _mm512_slli_epi32(_mm512_and_si512(ig, low), 8)), _mm512_slli_epi32(_mm512_and_si512(ib, low), 16));
-    __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
-                                             _mm512_loadu_si512((const void *)(steps + 64)));
-    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
-        const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
-                                                           _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
-        bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
-    }
-    // The alpha bytes (`alpha`'s top byte a lane) in place of the unused fourth lookups.
-    return _mm512_mask_blend_epi8(0x8888888888888888ull, bytes, alpha);
-}
 #endif
 
 void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,

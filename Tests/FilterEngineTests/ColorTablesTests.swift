@@ -112,6 +112,34 @@ import FilterPipeline
         }
     }
 
+    /// The affine loop (with AVX-512, each sum's grey encoded in registers) gives each channel the output byte of
+    /// its lane's sum, for CIColorControls and a colour matrix with an offset, on rows of lengths that are no
+    /// multiple of 64 and every byte in every channel.
+    @Test func affineLoopGivesTheOutputsOfTheSums() throws {
+        let controls = try TestImages.filter("CIColorControls", ["inputImage": .image(Self.picture), "inputSaturation": .number(1.3),
+                                                                 "inputBrightness": .number(0.05), "inputContrast": .number(1.2)])
+        let matrix = try TestImages.filter("CIColorMatrix", ["inputImage": .image(Self.picture), "inputRVector": .vector([0.5, 0.4, 0.1, 0]),
+                                                             "inputBiasVector": .vector([0.02, -0.01, 0.03, 0])])
+        for image in [controls, matrix] {
+            let tables = try #require(ColorTables.make(for: image, area: PixelRect(covering: Self.picture.extent)))
+            guard case .affine(let sums, let outputs, let stride, let grey) = tables.lookup else {
+                Issue.record("an affine table"); return
+            }
+            #expect(grey != nil && stride == 0)
+            for count in [1, 63, 64, 65, 200, 256] {
+                var src: [UInt8] = []
+                for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
+                var out = [UInt8](repeating: 0, count: 4 * count)
+                out.withUnsafeMutableBufferPointer { ColorTables.apply(tables.lookup, src, Int32(count), $0.baseAddress!) }
+                for i in 0..<count {
+                    let sum = sums[Int(src[4 * i])] &+ sums[256 + Int(src[4 * i + 1])] &+ sums[512 + Int(src[4 * i + 2])]
+                    let expected = (0..<3).map { outputs[Int(UInt16(truncatingIfNeeded: sum >> (16 * $0)))] } + [255]
+                    #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+                }
+            }
+        }
+    }
+
     /// A video frame (`stream`) starts from the bytes its decoding makes: tables taken for every chroma layout,
     /// per channel exactly and through the luminance within one level of the float path.
     @Test(arguments: Y4MFormat.Chroma.allCases) func videoFramesStartFromTheirBytes(chroma: Y4MFormat.Chroma) throws {

@@ -23,7 +23,9 @@ struct ColorTables {
         /// The luminance's integer sum indexes a pixel of `entries`; `sums` is followed by its values' bytes.
         case luminance(sums: [UInt64], entries: [UInt32])
         /// Lane c of the integer sum indexes channel c's bytes (`stride` apart; 0 where all channels share them).
-        case affine(sums: [UInt64], outputs: [UInt8], stride: Int)
+        /// Where the bytes are the encode of the grey the sum stands for, `grey` holds that grey's offset and
+        /// inverse scale; `sums` is then followed by its lanes' bytes (see `splitBytes`).
+        case affine(sums: [UInt64], outputs: [UInt8], stride: Int, grey: [Float]?)
     }
 
     /// Where the picture's bytes come from: a decoded file's memory (kept alive here), or a generator's rows.
@@ -130,7 +132,7 @@ struct ColorTables {
         }
     }
 
-    private static func apply(_ lookup: Lookup, _ src: UnsafePointer<UInt8>, _ count: Int32, _ dst: UnsafeMutablePointer<UInt8>) {
+    static func apply(_ lookup: Lookup, _ src: UnsafePointer<UInt8>, _ count: Int32, _ dst: UnsafeMutablePointer<UInt8>) {
         switch lookup {
         case .channels(let tables):
             tables.withUnsafeBufferPointer { pixelloops_table8_channels(src, count, $0.baseAddress!, dst) }
@@ -138,10 +140,17 @@ struct ColorTables {
             sums.withUnsafeBufferPointer { s in
                 entries.withUnsafeBufferPointer { pixelloops_table8_luminance(src, count, s.baseAddress!, $0.baseAddress!, dst) }
             }
-        case .affine(let sums, let outputs, let stride):
+        case .affine(let sums, let outputs, let stride, let grey):
+            let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
+            let shift = Int32(ColorMath.encodeTableShift)
             sums.withUnsafeBufferPointer { s in
-                outputs.withUnsafeBufferPointer {
-                    pixelloops_table8_affine(src, count, s.baseAddress!, $0.baseAddress!, Int32(stride), dst)
+                outputs.withUnsafeBufferPointer { o in
+                    grey.withUnsafeBufferPointerIfAny { g in
+                        PixelEncoding.withEncodeTables { _, steps in
+                            pixelloops_table8_affine(src, count, s.baseAddress!, o.baseAddress!, Int32(stride), g, steps,
+                                                     shift, base, top, dst)
+                        }
+                    }
                 }
             }
         }
@@ -191,11 +200,12 @@ struct ColorTables {
     /// The tables of an affine chain: each output channel's sum, and the outputs of the per-channel `suffix`.
     private static func affineTables(_ linear: [Float], suffix: ArraySlice<ColorKernel>) -> Lookup? {
         let lanes = (0..<3).map { Array(linear[(768 * $0)..<(768 * $0 + 768)]) }
-        guard let (sums, entries) = integerSums(of: lanes, outputs: suffix) else { return nil }
+        guard let (sums, entries, grey) = integerSums(of: lanes, outputs: suffix) else { return nil }
         // Planes of bytes; without a suffix a grey's three channels are one encoding, and one plane keeps it in
         // the L1 cache.
         let planes = (0..<(suffix.isEmpty ? 1 : 3)).flatMap { c in entries.map { UInt8(truncatingIfNeeded: $0 >> (8 * c)) } }
-        return .affine(sums: sums, outputs: planes, stride: suffix.isEmpty ? 0 : entries.count)
+        guard suffix.isEmpty else { return .affine(sums: sums, outputs: planes, stride: entries.count, grey: nil) }
+        return .affine(sums: sums + splitBytes(sums, lanes: 3), outputs: planes, stride: 0, grey: [grey.offset, grey.inverse])
     }
 
     /// The luminance as a sum over the three input bytes, and the outputs of `rest` on greys.
@@ -204,15 +214,23 @@ struct ColorTables {
             // The kernel's sum, (r·wr + g·wg) + b·wb, of the linear colour's parts from this input byte.
             linear[i] * weights.x + linear[768 + i] * weights.y + linear[1536 + i] * weights.z
         }
-        guard let (sums, entries) = integerSums(of: [weighted], outputs: rest) else { return nil }
-        // Then each channel's 256 sums (lane 0) as low bytes and high bytes, for AVX-512 byte permutes.
-        let split = (0..<3).flatMap { j in
-            (0..<2).flatMap { half in (0..<256).map { UInt8(truncatingIfNeeded: sums[256 * j + $0] >> (8 * half)) } }
+        guard let (sums, entries, _) = integerSums(of: [weighted], outputs: rest) else { return nil }
+        return .luminance(sums: sums + splitBytes(sums, lanes: 1), entries: entries)
+    }
+
+    /// The first `lanes` lanes of `sums` as bytes for AVX-512 byte permutes, packed in words: for each lane, each
+    /// input channel's 256 values as low bytes, then as high bytes.
+    private static func splitBytes(_ sums: [UInt64], lanes: Int) -> [UInt64] {
+        let bytes = (0..<lanes).flatMap { lane in
+            (0..<3).flatMap { j in
+                (0..<2).flatMap { half in
+                    (0..<256).map { UInt8(truncatingIfNeeded: sums[256 * j + $0] >> (16 * lane + 8 * half)) }
+                }
+            }
         }
-        let words = stride(from: 0, to: split.count, by: 8).map { i in
-            (0..<8).reduce(UInt64(0)) { $0 | UInt64(split[i + $1]) << (8 * $1) }
+        return stride(from: 0, to: bytes.count, by: 8).map { i in
+            (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i + $1]) << (8 * $1) }
         }
-        return .luminance(sums: sums + words, entries: entries)
     }
 
     /// Values that are sums over the three input bytes (`lanes[l][256j + k]` for input channel j's byte k), in
@@ -222,7 +240,7 @@ struct ColorTables {
     /// 16384 steps a unit of linear light (0.2 of a level at the sRGB curve's toe) where the sums' range allows,
     /// fewer where it spans over 4 units, as the sample check then decides.
     private static func integerSums(of lanes: [[Float]], outputs kernels: ArraySlice<ColorKernel>)
-        -> (sums: [UInt64], entries: [UInt32])? {
+        -> (sums: [UInt64], entries: [UInt32], grey: (offset: Float, inverse: Float))? {
         guard lanes.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
         func part(_ lane: [Float], _ j: Int) -> ArraySlice<Float> { lane[(256 * j)..<(256 * j + 256)] }
         let lows = (0..<3).map { j in min(0, lanes.map { part($0, j).min()! }.min()!) }
@@ -241,8 +259,9 @@ struct ColorTables {
             top = max(top, laneTop)
         }
         guard top <= 65535 else { return nil }
-        let offset = Float(offsets.reduce(0, +))
-        return (sums, greyOutputs(kernels, count: top + 1) { (Float($0) - offset) / scale })
+        // A multiply by the inverse, which the AVX-512 affine loop repeats float for float.
+        let offset = Float(offsets.reduce(0, +)), inverse = 1 / scale
+        return (sums, greyOutputs(kernels, count: top + 1) { (Float($0) - offset) * inverse }, (offset, inverse))
     }
 
     /// The largest difference, in levels, between the tables and the float path over the sample colours.
@@ -324,5 +343,13 @@ struct ColorTables {
             bytes.withUnsafeMutableBufferPointer { PixelEncoding.encodeSRGB8(row, count: count, into: $0.baseAddress! + 4 * start) }
         }
         return (linear, bytes)
+    }
+}
+
+private extension Optional where Wrapped == [Float] {
+    /// The array's floats, or nil, for a C parameter that may be NULL.
+    func withUnsafeBufferPointerIfAny<R>(_ body: (UnsafePointer<Float>?) -> R) -> R {
+        guard let array = self else { return body(nil) }
+        return array.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }

@@ -1,0 +1,84 @@
+// The AVX-512 byte-permute helpers the table loops share (srgb8.c, table8.c); empty without AVX-512 VBMI.
+#ifndef PIXELLOOPS_SIMD512_H
+#define PIXELLOOPS_SIMD512_H
+#include "include/pixelloops.h"
+#if defined(__AVX512VBMI__)
+#include <immintrin.h>
+
+// Encoding by `steps` (ColorMath.encodeSteps): each colour's slice of the table (index >> 7) picks its first
+// byte and PIXELLOOPS_ENCODE_STEPS thresholds, one two-register byte permute a table for the 48 colours of sixteen
+// pixels at once, and the byte is the first plus the thresholds its low 7 bits reach. Measured on Zen 5 (C model,
+// one thread, rows of 1920, opaque): 0.77 ms a frame against 1.46 by sixteen-lane gathers and 1.73 by eight-lane.
+static inline __m512i step_pixels(const uint8_t *steps, __m512i ir, __m512i ig, __m512i ib, __m512i alpha) {
+    const __m512i slices = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi32(ir, 7),
+        _mm512_slli_epi32(_mm512_srli_epi32(ig, 7), 8)), _mm512_slli_epi32(_mm512_srli_epi32(ib, 7), 16));
+    const __m512i low = _mm512_set1_epi32(0x7F);
+    const __m512i within = _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(ir, low),
+        _mm512_slli_epi32(_mm512_and_si512(ig, low), 8)), _mm512_slli_epi32(_mm512_and_si512(ib, low), 16));
+    __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
+                                             _mm512_loadu_si512((const void *)(steps + 64)));
+    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
+        const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
+                                                           _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
+        bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
+    }
+    // The alpha bytes (`alpha`'s top byte a lane) in place of the unused fourth lookups.
+    return _mm512_mask_blend_epi8(0x8888888888888888ull, bytes, alpha);
+}
+
+// Where sixty-four pixels' bytes of one channel are taken from, as offsets in two registers of sixteen pixels: the
+// order that `pixelloops_table8_luminance`'s unpacks and widening turn back into pixel order (pixels 0–7, 32–39,
+// 8–15, 40–47 and so on: each 128-bit lane's low half becomes earlier pixels' words, its high half later ones').
+static const uint8_t plane_order[64] = {
+    0, 4, 8, 12, 16, 20, 24, 28, 0, 4, 8, 12, 16, 20, 24, 28, 32, 36, 40, 44, 48, 52, 56, 60, 32, 36, 40, 44,
+    48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116,
+    120, 124, 96, 100, 104, 108, 112, 116, 120, 124};
+
+// One channel's bytes of sixty-four pixels (four registers of sixteen), in `plane_order` plus the channel.
+static inline __m512i channel_plane(__m512i p0, __m512i p1, __m512i p2, __m512i p3, __m512i order) {
+    return _mm512_mask_blend_epi8(0xFF00FF00FF00FF00ull, _mm512_permutex2var_epi8(p0, order, p1),
+                                  _mm512_permutex2var_epi8(p2, order, p3));
+}
+
+// A 256-entry byte table (four registers) looked up by sixty-four bytes.
+static inline __m512i lookup_bytes(const uint8_t *table, __m512i index, __mmask64 upper) {
+    const __m512i low = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)table), index,
+                                                 _mm512_loadu_si512((const void *)(table + 64)));
+    const __m512i high = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(table + 128)), index,
+                                                  _mm512_loadu_si512((const void *)(table + 192)));
+    return _mm512_mask_blend_epi8(upper, low, high);
+}
+
+// Sixty-four pixels' sums of three 16-bit table values, one a channel: `split` holds each channel's 256 values as
+// low bytes then high bytes; `planes` are the channels' bytes in `plane_order`, `upper` their top bits. The sums
+// as words: `*lo` those of pixels 0–31, `*hi` of 32–63 (in pixel order once widened to 32 bits, a half at a time).
+static inline void sum_words64(const uint8_t *split, const __m512i planes[3], const __mmask64 upper[3], __m512i *lo,
+                               __m512i *hi) {
+    __m512i l = _mm512_setzero_si512(), h = l;
+    for (int c = 0; c < 3; c++) {
+        const __m512i low = lookup_bytes(split + 512 * c, planes[c], upper[c]);
+        const __m512i high = lookup_bytes(split + 512 * c + 256, planes[c], upper[c]);
+        l = _mm512_add_epi16(l, _mm512_unpacklo_epi8(low, high));
+        h = _mm512_add_epi16(h, _mm512_unpackhi_epi8(low, high));
+    }
+    *lo = l;
+    *hi = h;
+}
+
+// The three channels of sixty-four pixels (four registers of sixteen) in `plane_order`, and their top bits.
+static inline void channel_planes(const uint8_t *src, __m512i planes[3], __mmask64 upper[3]) {
+    const __m512i p0 = _mm512_loadu_si512((const void *)src), p1 = _mm512_loadu_si512((const void *)(src + 64));
+    const __m512i p2 = _mm512_loadu_si512((const void *)(src + 128)), p3 = _mm512_loadu_si512((const void *)(src + 192));
+    for (int c = 0; c < 3; c++) {
+        const __m512i order = _mm512_add_epi8(_mm512_loadu_si512((const void *)plane_order), _mm512_set1_epi8((char)c));
+        planes[c] = channel_plane(p0, p1, p2, p3, order);
+        upper[c] = _mm512_movepi8_mask(planes[c]);
+    }
+}
+
+// Words `half` (0 or 1: the lower or upper sixteen) of `words` as 32-bit lanes.
+static inline __m512i widen_words(__m512i words, int half) {
+    return _mm512_cvtepu16_epi32(half ? _mm512_extracti64x4_epi64(words, 1) : _mm512_castsi512_si256(words));
+}
+#endif
+#endif
