@@ -7,8 +7,20 @@
 #pragma clang fp contract(off)
 
 void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst) {
+    int i = 0;
+#if defined(__AVX512VBMI__)
+    // Sixteen pixels a step: every byte looks up the three tables by byte permutes, and each channel keeps its own.
+    for (; i + 16 <= count; i += 16) {
+        const __m512i p = _mm512_loadu_si512((const void *)(src + 4 * i));
+        const __mmask64 upper = _mm512_movepi8_mask(p);
+        __m512i out = _mm512_mask_blend_epi8(0x2222222222222222ull, lookup_bytes(tables, p, upper),
+                                             lookup_bytes(tables + 256, p, upper));
+        out = _mm512_mask_blend_epi8(0x4444444444444444ull, out, lookup_bytes(tables + 512, p, upper));
+        _mm512_storeu_si512((void *)(dst + 4 * i), _mm512_mask_blend_epi8(0x8888888888888888ull, out, _mm512_set1_epi8(-1)));
+    }
+#endif
     const uint8_t *tr = tables, *tg = tables + 256, *tb = tables + 512;
-    for (int i = 0; i < count; i++) {
+    for (; i < count; i++) {
         dst[4 * i] = tr[src[4 * i]];
         dst[4 * i + 1] = tg[src[4 * i + 1]];
         dst[4 * i + 2] = tb[src[4 * i + 2]];

@@ -112,6 +112,24 @@ import FilterPipeline
         }
     }
 
+    /// The per-channel loop (byte permutes with AVX-512) gives each channel its table's byte and alpha 255.
+    @Test func channelsLoopGivesEachChannelItsTable() throws {
+        let curve = try TestImages.filter("CIGammaAdjust", ["inputImage": .image(Self.picture), "inputPower": .number(0.6)])
+        let exposed = try TestImages.filter("CIExposureAdjust", ["inputImage": .image(curve), "inputEV": .number(0.4)])
+        let tables = try #require(ColorTables.make(for: exposed, area: PixelRect(covering: Self.picture.extent)))
+        guard case .channels(let bytes) = tables.lookup else { Issue.record("channel tables"); return }
+        for count in [1, 15, 16, 17, 256, 300] {
+            var src: [UInt8] = []
+            for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
+            var out = [UInt8](repeating: 0, count: 4 * count)
+            out.withUnsafeMutableBufferPointer { ColorTables.apply(tables.lookup, src, Int32(count), $0.baseAddress!) }
+            for i in 0..<count {
+                let expected = (0..<3).map { bytes[256 * $0 + Int(src[4 * i + $0])] } + [255]
+                #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+            }
+        }
+    }
+
     /// The affine loop (with AVX-512, each sum's grey encoded in registers) gives each channel the output byte of
     /// its lane's sum, for CIColorControls and a colour matrix with an offset, on rows of lengths that are no
     /// multiple of 64 and every byte in every channel.
