@@ -1,4 +1,4 @@
-// The engine's inner loops that need what Swift cannot express (AVX2 gathers, lane permutations, transposes) or
+// The engine's inner loops that need what Swift cannot express (gathers, byte permutes, lane permutations) or
 // that Swift keeps from vectorising: the 8-bit sRGB conversions, CISepiaTone's look-ups, the resampling passes and
 // the blur pyramid's rows.
 #ifndef PIXELLOOPS_H

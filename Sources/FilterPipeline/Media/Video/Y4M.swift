@@ -273,7 +273,7 @@ public struct Y4MDecoder: Sendable {
     /// In passes of plain loops that vectorise (no per-pixel index tables): the chroma terms of the chroma
     /// samples the span needs (the two chroma rows blended once for the row's samples), spread across to the
     /// pixels (centred 2:1 with fixed ¼ ¾ weights), added to the luma, rounded and clamped to R'G'B' bytes packed
-    /// as RGBA words, which the engine's 8-bit decoding (AVX2 gathers) turns into linear floats, as it reads an
+    /// as RGBA words, which the engine's 8-bit decoding (AVX2 gathers or AVX-512 permutes) turns into linear floats, as it reads an
     /// 8-bit image.
     private func decode(_ frame: Y4MFrame, x0: Int, y: Int, count: Int, r: UnsafeMutablePointer<Float>,
                         g: UnsafeMutablePointer<Float>, b: UnsafeMutablePointer<Float>, a: UnsafeMutablePointer<Float>) {
