@@ -5,6 +5,13 @@
 #if defined(__AVX512VBMI__)
 #include <immintrin.h>
 
+// The encode table's index of sixteen floats: clamp((bits >> shift) − base, 0, top), as ColorMath.encodeTable
+// defines it (`first` holds base, `last` top).
+static inline __m512i encode_index16(__m512 v, __m128i shift, __m512i first, __m512i last) {
+    return _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(_mm512_sra_epi32(_mm512_castps_si512(v), shift), first),
+                                             _mm512_setzero_si512()), last);
+}
+
 // Encoding by `steps` (ColorMath.encodeSteps): each colour's slice of the table (index >> 7) picks its first
 // byte and PIXELLOOPS_ENCODE_STEPS thresholds, one two-register byte permute a table for the 48 colours of sixteen
 // pixels at once, and the byte is the first plus the thresholds its low 7 bits reach. Measured on Zen 5 (C model,

@@ -103,15 +103,14 @@ void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float 
     int i = 0;
 #if defined(__AVX512VBMI__)
     if (steps) {
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top);
         const __m128i count_ = _mm_cvtsi32_si128(shift);
-#define CIMAGEIO_INDEX16(v) _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32( \
-        _mm512_sra_epi32(_mm512_castps_si512(_mm512_loadu_ps(v)), count_), first), zero), last)
         for (; i + 16 <= count; i += 16) {
-            _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps, CIMAGEIO_INDEX16(r + i),
-                CIMAGEIO_INDEX16(g + i), CIMAGEIO_INDEX16(b + i), _mm512_set1_epi32((int)0xFF000000u)));
+            _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps,
+                encode_index16(_mm512_loadu_ps(r + i), count_, first, last),
+                encode_index16(_mm512_loadu_ps(g + i), count_, first, last),
+                encode_index16(_mm512_loadu_ps(b + i), count_, first, last), _mm512_set1_epi32((int)0xFF000000u)));
         }
-#undef CIMAGEIO_INDEX16
     }
 #endif
 #if defined(__AVX2__)
@@ -217,12 +216,10 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
     int i = 0;
 #if defined(__AVX512VBMI__)
     if (steps) {
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top);
         const __m512 fzero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), levels = _mm512_set1_ps(255),
                      half = _mm512_set1_ps(0.5f);
         const __m128i count_ = _mm_cvtsi32_si128(shift);
-#define CIMAGEIO_INDEX16(v) _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32( \
-        _mm512_sra_epi32(_mm512_castps_si512(v), count_), first), zero), last)
         const __m512i empty = _mm512_set1_epi32((int)(table[0] | (uint32_t)table[0] << 8 | (uint32_t)table[0] << 16));
         for (; i + 16 <= count; i += 16) {
             const __m512 alpha = _mm512_loadu_ps(a + i);
@@ -237,11 +234,11 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
             const __m512 clamped = _mm512_min_ps(one, _mm512_max_ps(fzero, alpha));
             const __m512i alphaByte = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(clamped, levels), half));
             _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps,
-                CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(r + i), inv)),
-                CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(g + i), inv)),
-                CIMAGEIO_INDEX16(_mm512_mul_ps(_mm512_loadu_ps(b + i), inv)), _mm512_slli_epi32(alphaByte, 24)));
+                encode_index16(_mm512_mul_ps(_mm512_loadu_ps(r + i), inv), count_, first, last),
+                encode_index16(_mm512_mul_ps(_mm512_loadu_ps(g + i), inv), count_, first, last),
+                encode_index16(_mm512_mul_ps(_mm512_loadu_ps(b + i), inv), count_, first, last),
+                _mm512_slli_epi32(alphaByte, 24)));
         }
-#undef CIMAGEIO_INDEX16
     }
 #endif
 #if defined(__AVX2__)

@@ -76,7 +76,7 @@ void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sum
         // docs/performance.md.
         const uint8_t *split = (const uint8_t *)(sums + 768);
         const __m512 offset = _mm512_set1_ps(grey[0]), inverse = _mm512_set1_ps(grey[1]);
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top), zero = _mm512_setzero_si512();
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top);
         const __m128i count_ = _mm_cvtsi32_si128(shift);
         for (; i + 64 <= count; i += 64) {
             __m512i planes[3], index[3][4];
@@ -88,8 +88,7 @@ void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sum
                 for (int q = 0; q < 4; q++) {
                     const __m512 value = _mm512_mul_ps(_mm512_sub_ps(_mm512_cvtepi32_ps(widen_words(words[q / 2], q % 2)),
                                                                      offset), inverse);
-                    index[c][q] = _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(
-                        _mm512_sra_epi32(_mm512_castps_si512(value), count_), first), zero), last);
+                    index[c][q] = encode_index16(value, count_, first, last);
                 }
             }
             for (int q = 0; q < 4; q++)

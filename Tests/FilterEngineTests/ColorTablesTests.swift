@@ -1,4 +1,3 @@
-import CPixelLoops
 import Foundation
 import Testing
 @testable import FilterEngine
@@ -90,6 +89,16 @@ import FilterPipeline
         }
     }
 
+    /// A row of `count` opaque pixels whose channels run through every byte in different orders, and its bytes
+    /// through `lookup`'s loop.
+    static func applied(_ lookup: ColorTables.Lookup, count: Int) -> (src: [UInt8], out: [UInt8]) {
+        var src: [UInt8] = []
+        for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
+        var out = [UInt8](repeating: 0, count: 4 * count)
+        out.withUnsafeMutableBufferPointer { ColorTables.apply(lookup, src, Int32(count), $0.baseAddress!) }
+        return (src, out)
+    }
+
     /// The luminance loop (byte permutes and gathers with AVX-512) gives each pixel the entry of its three sums,
     /// on rows of lengths that are no multiple of 64 and every byte in every channel.
     @Test func luminanceLoopGivesTheEntryOfTheSums() throws {
@@ -97,12 +106,7 @@ import FilterPipeline
         let tables = try #require(ColorTables.make(for: sepia, area: PixelRect(covering: Self.picture.extent)))
         guard case .luminance(let sums, let entries) = tables.lookup else { Issue.record("a luminance table"); return }
         for count in [1, 63, 64, 65, 200, 256] {
-            var src: [UInt8] = []
-            for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
-            var out = [UInt8](repeating: 0, count: 4 * count)
-            sums.withUnsafeBufferPointer { s in
-                entries.withUnsafeBufferPointer { pixelloops_table8_luminance(src, Int32(count), s.baseAddress!, $0.baseAddress!, &out) }
-            }
+            let (src, out) = Self.applied(tables.lookup, count: count)
             for i in 0..<count {
                 let red = sums[Int(src[4 * i])], green = sums[256 + Int(src[4 * i + 1])]
                 let entry = entries[Int(UInt32(truncatingIfNeeded: red &+ green &+ sums[512 + Int(src[4 * i + 2])]))]
@@ -119,10 +123,7 @@ import FilterPipeline
         let tables = try #require(ColorTables.make(for: exposed, area: PixelRect(covering: Self.picture.extent)))
         guard case .channels(let bytes) = tables.lookup else { Issue.record("channel tables"); return }
         for count in [1, 15, 16, 17, 256, 300] {
-            var src: [UInt8] = []
-            for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
-            var out = [UInt8](repeating: 0, count: 4 * count)
-            out.withUnsafeMutableBufferPointer { ColorTables.apply(tables.lookup, src, Int32(count), $0.baseAddress!) }
+            let (src, out) = Self.applied(tables.lookup, count: count)
             for i in 0..<count {
                 let expected = (0..<3).map { bytes[256 * $0 + Int(src[4 * i + $0])] } + [255]
                 #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
@@ -145,10 +146,7 @@ import FilterPipeline
             }
             #expect(grey != nil && stride == 0)
             for count in [1, 63, 64, 65, 200, 256] {
-                var src: [UInt8] = []
-                for i in 0..<count { src += [UInt8(i % 256), UInt8((i * 7 + 3) % 256), UInt8(255 - i % 256), 255] }
-                var out = [UInt8](repeating: 0, count: 4 * count)
-                out.withUnsafeMutableBufferPointer { ColorTables.apply(tables.lookup, src, Int32(count), $0.baseAddress!) }
+                let (src, out) = Self.applied(tables.lookup, count: count)
                 for i in 0..<count {
                     let sum = sums[Int(src[4 * i])] &+ sums[256 + Int(src[4 * i + 1])] &+ sums[512 + Int(src[4 * i + 2])]
                     let expected = (0..<3).map { outputs[Int(UInt16(truncatingIfNeeded: sum >> (16 * $0)))] } + [255]
