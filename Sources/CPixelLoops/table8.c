@@ -3,7 +3,7 @@
 #include "simd512.h"
 #include <string.h>
 
-// Float arithmetic here must round as Swift's does: a multiply then an add, never fused.
+// Float arithmetic here must round as Swift's does (ColorTables' greys): each operation on its own, never fused.
 #pragma clang fp contract(off)
 
 void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *tables, uint8_t *dst) {
@@ -27,7 +27,6 @@ void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *ta
         dst[4 * i + 3] = 255;
     }
 }
-
 
 void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *sums, const uint32_t *entries,
                                  uint8_t *dst) {
@@ -72,8 +71,8 @@ void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sum
     if (grey && steps) {
         // Sixty-four pixels a step: each channel's sum by byte permutes (`sums` + 768: for output channel c, input
         // channel j's values as 256 low bytes then 256 high bytes, at 1536c + 512j), then the grey it stands for
-        // and that grey's encode by the steps, all in registers. Measured on Zen 5 (bench e): see
-        // docs/performance.md.
+        // and that grey's encode by the steps, all in registers. Measured on Zen 5 (bench e): 2.05 → 1.53–1.66 ms
+        // a frame on one thread, 1.10 → 0.80–0.85 on two.
         const uint8_t *split = (const uint8_t *)(sums + 768);
         const __m512 offset = _mm512_set1_ps(grey[0]), inverse = _mm512_set1_ps(grey[1]);
         const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top);
