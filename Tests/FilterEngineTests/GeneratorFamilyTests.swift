@@ -371,6 +371,42 @@ import Testing
         #expect(zip(a, c).map { p, q in (0..<4).map { abs(p[$0] - q[$0]) }.max()! }.max()! > 0.1)
     }
 
+    /// Colour kernels that never read their place, over the random generator, are made once on its texture (film
+    /// grain: a colour matrix, then CIColorControls): the same pixels as the kernels run on every span, in windows
+    /// across the texture's edges. A kernel of no declared dependence (`.general`: it may read its place; here a
+    /// matrix mixing colour into alpha) stays a node.
+    @Test func kernelsOverTheRandomTextureAreMadeOnceWithTheSamePixels() throws {
+        let noise = try Filter(named: "CIRandomGenerator").makeOutputImage()
+        let grey: FilterValue = .vector([0.03, 0.01, 0, 0])
+        let steps: [(String, [String: FilterValue])] = [
+            ("CIColorMatrix", ["inputRVector": grey, "inputGVector": grey, "inputBVector": .vector([0, 0, 0.05, 0]),
+                               "inputAVector": .vector([0, 0, 0, 0]), "inputBiasVector": .vector([0.97, 0.96, 0.95, 1])]),
+            ("CIColorControls", ["inputSaturation": .number(0.5), "inputContrast": .number(1.2)]),
+        ]
+        // The same kernels taken from a generator without a texture, as nodes of their own over the noise.
+        let stand = try Filter(named: "CIConstantColorGenerator").makeOutputImage()
+        var grain = noise, nodes = noise
+        for (name, parameters) in steps {
+            grain = try grain.applyingFilter(name, parameters: parameters)
+            guard case .color(let kernel, _) = try stand.applyingFilter(name, parameters: parameters).kind else {
+                Issue.record("\(name) is not a colour kernel"); return
+            }
+            nodes = Image(extent: nodes.extent, kind: .color(kernel, [nodes]))
+        }
+        guard case .color(let made, let sources) = grain.kind, sources.isEmpty, made.texture != nil else {
+            Issue.record("the grain is not one repeating texture"); return
+        }
+        for rect in [Rect(x: 0, y: 0, width: 40, height: 20), Rect(x: 240, y: -9, width: 40, height: 30),
+                     Rect(x: -1000, y: 700, width: 600, height: 3)] {
+            #expect(TestImages.maxDifference(try TestImages.render(grain, rect), try TestImages.render(nodes, rect)) == 0,
+                    "\(rect)")
+        }
+        let mixed = try noise.applyingFilter("CIColorMatrix", parameters: ["inputRVector": .vector([1, 0.5, 0, 0]),
+                                                                           "inputAVector": .vector([0.5, 0, 0, 0.5])])
+        guard case .color(_, let inputs) = mixed.kind else { Issue.record("a colour kernel"); return }
+        #expect(inputs.count == 1)
+    }
+
     @Test func randomIsTheCLibraryRandomSeeded42() throws {
         // The C library's random() unseeded (seed 1) starts 1804289383, 846930886, 1681692777: their low bytes.
         #expect(RandomTexture.randomBytes(seed: 1, count: 3) == [0x67, 0xC6, 0x69])

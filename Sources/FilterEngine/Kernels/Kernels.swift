@@ -89,6 +89,8 @@ public struct ColorKernel: Sendable {
     /// RGBA bytes, alpha 255, which `body` gives decoded. Lets colour tables start from its bytes.
     package typealias RGBA8Rows = @Sendable (_ x0: Int, _ y: Int, _ count: Int, _ out: UnsafeMutablePointer<UInt8>) -> Void
     let rgba8Rows: RGBA8Rows?
+    /// A generator that repeats this texture (CIRandomGenerator).
+    let texture: PeriodicTexture?
 
     public init(name: String, _ body: @escaping @Sendable (ColorSpan) -> Void) {
         self.init(name: name, dependence: .general, parameters: [], body)
@@ -100,7 +102,18 @@ public struct ColorKernel: Sendable {
         self.dependence = dependence
         self.parameters = parameters
         self.rgba8Rows = nil
+        self.texture = nil
         self.body = body
+    }
+
+    /// The generator that repeats `texture` everywhere.
+    init(name: String, repeating texture: PeriodicTexture) {
+        self.name = name
+        self.dependence = .general
+        self.parameters = []
+        self.rgba8Rows = nil
+        self.texture = texture
+        self.body = { span in texture.copy(into: span) }
     }
 
     /// A generator of opaque 8-bit pixels: `rows` writes them as bytes, `body` as working-space values.
@@ -109,17 +122,26 @@ public struct ColorKernel: Sendable {
         self.dependence = .general
         self.parameters = []
         self.rgba8Rows = rows
+        self.texture = nil
         self.body = body
     }
 
-    /// Applies the kernel; the output covers `extent` (by default the union of the inputs' extents).
+    /// Applies the kernel; the output covers `extent` (by default the union of the inputs' extents). A kernel that
+    /// never reads its place (any dependence but `.general`) over a repeating texture is that texture run through
+    /// the kernel once (film grain: CIRandomGenerator through a colour matrix): the same pixels, made once.
     public func apply(extent: Rect? = nil, inputs: [Image]) -> Image {
         let domain = extent ?? inputs.map(\.extent).reduce(Rect.zero) { $0.union($1) }
+        if dependence != .general, inputs.count == 1, domain == inputs[0].extent,
+           case .color(let generator, let sources) = inputs[0].kind, sources.isEmpty, let texture = generator.texture {
+            let baked = PeriodicTexture.made.texture(texture, through: self)
+            return Image(extent: domain, kind: .color(ColorKernel(name: generator.name + "·" + name, repeating: baked), []))
+        }
         return Image(extent: domain, kind: .color(self, inputs))
     }
 }
 
-/// What a one-input colour kernel's result for an opaque pixel depends on (never its place).
+/// What a one-input colour kernel's result for an opaque pixel depends on (never its place: a kernel of any
+/// dependence but `.general` must not read `x0` or `y`, for any pixel).
 enum ColorDependence: Sendable, Equatable {
     /// Anything: the whole colour, or the pixel's coordinate.
     case general

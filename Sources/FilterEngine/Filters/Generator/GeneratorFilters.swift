@@ -56,21 +56,7 @@ enum GeneratorFilters {
     /// these bytes give through the PNG's un-premultiplied 8-bit encoding (99.6 % of bytes exact, the rest one
     /// level off from the two roundings of that encoding).
     static func random(_ inputs: FilterInputs) throws -> Image {
-        ColorKernel(name: "random") { span in
-            let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
-            let texture = RandomTexture.planes
-            let row = (span.y & (RandomTexture.size - 1)) * RandomTexture.size
-            let (tr, tg, tb, ta) = (texture + row, texture + RandomTexture.plane + row,
-                                    texture + 2 * RandomTexture.plane + row, texture + 3 * RandomTexture.plane + row)
-            // Copied in runs up to the texture's right edge (a per-pixel wrapped index was 14% of bench case a).
-            var i = 0
-            while i < span.count {
-                let x = (span.x0 + i) & (RandomTexture.size - 1), run = min(span.count - i, RandomTexture.size - x)
-                (r + i).update(from: tr + x, count: run); (g + i).update(from: tg + x, count: run)
-                (b + i).update(from: tb + x, count: run); (a + i).update(from: ta + x, count: run)
-                i += run
-            }
-        }.apply(extent: .infinite, inputs: [])
+        ColorKernel(name: "random", repeating: RandomTexture.texture).apply(extent: .infinite, inputs: [])
     }
 }
 
@@ -103,6 +89,9 @@ enum RandomTexture {
         return bytes
     }
 
+    /// The planes as the generator repeats them.
+    static let texture = PeriodicTexture(size: size, planes: planes, owned: false)
+
     /// Four planes (r, g, b, a) of 256×256 floats, row 0 at Core Image's y = 0.
     nonisolated(unsafe) static let planes: UnsafePointer<Float> = {
         let bytes = randomBytes(seed: seed, count: 4 * plane)
@@ -120,4 +109,74 @@ enum RandomTexture {
         }
         return UnsafePointer(p)
     }()
+}
+
+/// A square texture of working-space pixels that a generator repeats over the plane (`ColorKernel(repeating:)`).
+final class PeriodicTexture: @unchecked Sendable {
+    /// The side, a power of two.
+    let size: Int
+    /// Four planes (r, g, b, a) of size × size floats, row 0 at y = 0; never written after `init`.
+    let planes: UnsafePointer<Float>
+    private let owned: Bool
+
+    init(size: Int, planes: UnsafePointer<Float>, owned: Bool) {
+        precondition(size > 0 && size & (size - 1) == 0)
+        self.size = size; self.planes = planes; self.owned = owned
+    }
+
+    deinit { if owned { planes.deallocate() } }
+
+    /// Writes the span's pixels, copied in runs up to the texture's right edge (a per-pixel wrapped index was
+    /// 14% of bench case a).
+    @inline(__always) func copy(into span: ColorSpan) {
+        let plane = size * size, row = planes + (span.y & (size - 1)) * size
+        let (r, g, b, a) = (span.out.r, span.out.g, span.out.b, span.out.a)
+        var i = 0
+        while i < span.count {
+            let x = (span.x0 + i) & (size - 1), run = min(span.count - i, size - x)
+            (r + i).update(from: row + x, count: run); (g + i).update(from: row + plane + x, count: run)
+            (b + i).update(from: row + 2 * plane + x, count: run); (a + i).update(from: row + 3 * plane + x, count: run)
+            i += run
+        }
+    }
+
+    /// This texture through `kernel` (which must not read its place), made once a row.
+    func through(_ kernel: ColorKernel) -> PeriodicTexture {
+        let plane = size * size
+        let baked = UnsafeMutablePointer<Float>.allocate(capacity: 4 * plane)
+        baked.update(from: planes, count: 4 * plane)
+        let others = UnsafeMutablePointer<PlanarRow>.allocate(capacity: 1)
+        defer { others.deallocate() }
+        for y in 0..<size {
+            let row = PlanarRow(base: baked + y * size, stride: plane)
+            kernel.body(ColorSpan(out: row, others: others, x0: 0, y: y, count: size))
+        }
+        return PeriodicTexture(size: size, planes: UnsafePointer(baked), owned: true)
+    }
+
+    /// Textures made through kernels for the last few chains, by the texture and the kernel's name and parameters
+    /// (bit for bit): a graph built again for each frame or benchmark run makes them once.
+    static let made = Made()
+
+    final class Made: @unchecked Sendable {
+        private struct Key: Hashable {
+            let texture: ObjectIdentifier
+            let name: String
+            let parameters: [UInt32]
+        }
+        private let lock = NSLock()
+        private var entries: [(key: Key, texture: PeriodicTexture)] = []
+        static let capacity = 4
+
+        func texture(_ texture: PeriodicTexture, through kernel: ColorKernel) -> PeriodicTexture {
+            let key = Key(texture: ObjectIdentifier(texture), name: kernel.name, parameters: kernel.parameters.map(\.bitPattern))
+            lock.lock()
+            defer { lock.unlock() }
+            if let entry = entries.first(where: { $0.key == key }) { return entry.texture }
+            let baked = texture.through(kernel)
+            entries.append((key, baked))
+            if entries.count > Self.capacity { entries.removeFirst() }
+            return baked
+        }
+    }
 }
