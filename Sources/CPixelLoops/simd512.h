@@ -47,13 +47,26 @@ static inline __m512i channel_plane(__m512i p0, __m512i p1, __m512i p2, __m512i 
                                   _mm512_permutex2var_epi8(p2, order, p3));
 }
 
-// A 256-entry byte table (four registers) looked up by sixty-four bytes.
+// A 256-entry byte table in four registers, for a loop to load once (`lookup_bytes` loads it at each call: the
+// stores between calls may alias it).
+typedef struct { __m512i part[4]; } ByteTable;
+
+static inline ByteTable byte_table(const uint8_t *table) {
+    ByteTable t;
+    for (int k = 0; k < 4; k++) t.part[k] = _mm512_loadu_si512((const void *)(table + 64 * k));
+    return t;
+}
+
+// The table looked up by sixty-four bytes (`upper`: their top bits).
+static inline __m512i lookup_table(const ByteTable *t, __m512i index, __mmask64 upper) {
+    return _mm512_mask_blend_epi8(upper, _mm512_permutex2var_epi8(t->part[0], index, t->part[1]),
+                                  _mm512_permutex2var_epi8(t->part[2], index, t->part[3]));
+}
+
+// A 256-entry byte table in memory looked up by sixty-four bytes.
 static inline __m512i lookup_bytes(const uint8_t *table, __m512i index, __mmask64 upper) {
-    const __m512i low = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)table), index,
-                                                 _mm512_loadu_si512((const void *)(table + 64)));
-    const __m512i high = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(table + 128)), index,
-                                                  _mm512_loadu_si512((const void *)(table + 192)));
-    return _mm512_mask_blend_epi8(upper, low, high);
+    const ByteTable t = byte_table(table);
+    return lookup_table(&t, index, upper);
 }
 
 // Sixty-four pixels' sums of three 16-bit table values, one a channel: `split` holds each channel's 256 values as

@@ -7,7 +7,7 @@
 #include <stdint.h>
 
 // The engine's 8-bit sRGB conversions (srgb8.c): table look-ups only, eight at a time with AVX2 gathers (sixteen
-// with AVX-512: permutes to decode, gathers to encode).
+// with AVX-512: permutes of the decode table held in registers, and of the encode table's steps).
 /// `count` RGBA8 pixels to planar floats: r, g, b = table[byte]; a = the alpha byte as a float (NULL: skipped).
 void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
                            float *r, float *g, float *b, float *a);

@@ -218,16 +218,20 @@ struct ColorTables {
         return .luminance(sums: sums + splitBytes(sums, lanes: 1), entries: entries)
     }
 
-    /// The first `lanes` lanes of `sums` as bytes for AVX-512 byte permutes, packed in words: for each lane, each
-    /// input channel's 256 values as low bytes, then as high bytes.
+    /// The first `lanes` lanes of `sums` for AVX-512 byte permutes: for each lane, each input channel's 256 values
+    /// as `byteTables`.
     private static func splitBytes(_ sums: [UInt64], lanes: Int) -> [UInt64] {
-        let bytes = (0..<lanes).flatMap { lane in
+        (0..<lanes).flatMap { lane in
             (0..<3).flatMap { j in
-                (0..<2).flatMap { half in
-                    (0..<256).map { UInt8(truncatingIfNeeded: sums[256 * j + $0] >> (16 * lane + 8 * half)) }
-                }
+                byteTables((0..<256).map { UInt16(truncatingIfNeeded: sums[256 * j + $0] >> (16 * lane)) })
             }
         }
+    }
+
+    /// 16-bit values as the two byte tables AVX-512 byte permutes look up (the values' low bytes, then their
+    /// high bytes), packed in words (`CPixelLoops/simd512.h`, `lookup_bytes`).
+    static func byteTables(_ values: [UInt16]) -> [UInt64] {
+        let bytes = values.map { UInt8(truncatingIfNeeded: $0) } + values.map { UInt8(truncatingIfNeeded: $0 >> 8) }
         return stride(from: 0, to: bytes.count, by: 8).map { i in
             (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i + $1]) << (8 * $1) }
         }

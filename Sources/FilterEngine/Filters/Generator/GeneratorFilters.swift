@@ -159,22 +159,20 @@ final class PeriodicTexture: @unchecked Sendable {
     static let made = Made()
 
     final class Made: @unchecked Sendable {
-        private struct Key: Hashable {
-            let texture: ObjectIdentifier
-            let name: String
-            let parameters: [UInt32]
-        }
         private let lock = NSLock()
-        private var entries: [(key: Key, texture: PeriodicTexture)] = []
+        /// Each entry keeps its source texture, so that no other texture can take its identity while it is here.
+        private var entries: [(source: PeriodicTexture, name: String, parameters: [UInt32], texture: PeriodicTexture)] = []
         static let capacity = 4
 
-        func texture(_ texture: PeriodicTexture, through kernel: ColorKernel) -> PeriodicTexture {
-            let key = Key(texture: ObjectIdentifier(texture), name: kernel.name, parameters: kernel.parameters.map(\.bitPattern))
+        func texture(_ source: PeriodicTexture, through kernel: ColorKernel) -> PeriodicTexture {
+            let parameters = kernel.parameters.map(\.bitPattern)
             lock.lock()
             defer { lock.unlock() }
-            if let entry = entries.first(where: { $0.key == key }) { return entry.texture }
-            let baked = texture.through(kernel)
-            entries.append((key, baked))
+            if let entry = entries.first(where: { $0.source === source && $0.name == kernel.name && $0.parameters == parameters }) {
+                return entry.texture
+            }
+            let baked = source.through(kernel)
+            entries.append((source, kernel.name, parameters, baked))
             if entries.count > Self.capacity { entries.removeFirst() }
             return baked
         }

@@ -402,10 +402,7 @@ enum Resampling {
     static let fixedDecodeWords: [UInt64] = {
         let values = ColorMath.decodeTable.map { UInt64(($0 * Float(fixedOne)).rounded()) }
         let lanes = (0..<3).flatMap { c in values.map { $0 << (16 * c) | (c == 2 ? UInt64(fixedOne) << 48 : 0) } }
-        let bytes = values.map { UInt8($0 & 0xFF) } + values.map { UInt8($0 >> 8) }
-        return lanes + stride(from: 0, to: bytes.count, by: 8).map { i in
-            (0..<8).reduce(UInt64(0)) { $0 | UInt64(bytes[i + $1]) << (8 * $1) }
-        }
+        return lanes + ColorTables.byteTables(values.map { UInt16($0) })
     }()
 
     /// The 8-bit output's table: each fixed value 0…`fixedOne` as the float path encodes v / `fixedOne`, so that the
