@@ -103,13 +103,23 @@ void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float 
     int i = 0;
 #if defined(__AVX512VBMI__)
     if (steps) {
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top);
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi16((short)top);
+        const __m512i alpha = _mm512_set1_epi32((int)0xFF000000u);
         const __m128i count_ = _mm_cvtsi32_si128(shift);
-        for (; i + 16 <= count; i += 16) {
-            _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps,
-                encode_index16(_mm512_loadu_ps(r + i), count_, first, last),
-                encode_index16(_mm512_loadu_ps(g + i), count_, first, last),
-                encode_index16(_mm512_loadu_ps(b + i), count_, first, last), _mm512_set1_epi32((int)0xFF000000u)));
+        const __m512i order[4] = {packed_order(0), packed_order(1), packed_order(2), packed_order(3)};
+        const float *channel[3] = {r, g, b};
+        for (; i + 64 <= count; i += 64) {
+            __m512i bytes[3];
+            for (int c = 0; c < 3; c++) {
+                const float *v = channel[c] + i;
+                bytes[c] = step_plane(steps, encode_offset16(_mm512_loadu_ps(v), count_, first),
+                                      encode_offset16(_mm512_loadu_ps(v + 16), count_, first),
+                                      encode_offset16(_mm512_loadu_ps(v + 32), count_, first),
+                                      encode_offset16(_mm512_loadu_ps(v + 48), count_, first), last);
+            }
+            for (int k = 0; k < 4; k++)
+                _mm512_storeu_si512((void *)(rgba + 4 * (i + 16 * k)),
+                                    planes_to_pixels(bytes[0], bytes[1], bytes[2], order[k], alpha));
         }
     }
 #endif

@@ -46,6 +46,11 @@ package struct RowEvaluator {
     /// through a fused chain, long enough that the per-span bookkeeping is small. Measured on the dev machine
     /// (2 threads, 1080p): 1024 beat 256 by 10–20% on the five-filter chains; whole rows were slower.
     package static let spanWidth = 1024
+    /// Floats from one plane of a planar row to the next: a span and one cache line, so that the same pixel's
+    /// planes (and the rows of the scratch) never lie a multiple of 4 KiB apart, where a load waits on an earlier
+    /// store to another plane whose address ends alike.
+    static let planeStride = spanWidth + 16
+    static let rowFloats = 4 * planeStride
 
     private let scratch: UnsafeMutablePointer<Float>
     private let scratchRows: Int
@@ -68,7 +73,7 @@ package struct RowEvaluator {
         buffered = .allocate(capacity: n)
         buffered.initialize(from: plan.buffers.map { $0 != nil }, count: n)
         scratchRows = tables.scratchRows
-        scratch = .allocate(capacity: Self.spanWidth * 4 * scratchRows)
+        scratch = .allocate(capacity: Self.rowFloats * scratchRows)
         others = .allocate(capacity: scratchRows)
         coordinates = .allocate(capacity: Self.spanWidth)
         // Two rows of an upsample's small image (up to spanWidth / 2 + 3 pixels each) fit too.
@@ -141,13 +146,13 @@ package struct RowEvaluator {
 
     /// A planar row of `spanWidth` pixels, for callers that need one of their own (output conversion).
     static func makeRow() -> (PlanarRow, UnsafeMutablePointer<Float>) {
-        let memory = UnsafeMutablePointer<Float>.allocate(capacity: spanWidth * 4)
-        return (PlanarRow(base: memory, stride: spanWidth), memory)
+        let memory = UnsafeMutablePointer<Float>.allocate(capacity: rowFloats)
+        return (PlanarRow(base: memory, stride: planeStride), memory)
     }
 
     /// Writes a whole row segment of any length into interleaved pixels, span by span.
     mutating func evaluateRow(_ index: Int, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
-        let row = PlanarRow(base: scratch + (scratchRows - 1) * Self.spanWidth * 4, stride: Self.spanWidth)
+        let row = PlanarRow(base: scratch + (scratchRows - 1) * Self.rowFloats, stride: Self.planeStride)
         for x in stride(from: x0, to: x0 + count, by: Self.spanWidth) {
             let n = min(Self.spanWidth, x0 + count - x)
             evaluate(index, x0: x, y: y, count: n, into: row)
@@ -183,7 +188,7 @@ package struct RowEvaluator {
     /// output pixels at a time so that each input row segment fits one span.
     private mutating func downsample(_ input: Int, factor f: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         precondition(scratchTop < scratchRows - 1, "scratch exhausted")
-        let row = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
+        let row = PlanarRow(base: scratch + scratchTop * Self.rowFloats, stride: Self.planeStride)
         scratchTop += 1
         defer { scratchTop -= 1 }
         let chunk = max(1, Self.spanWidth / f)
@@ -211,7 +216,7 @@ package struct RowEvaluator {
     /// Measured on the 2-core dev VM (bench case c, Gaussian σ 10, perf): the upsample was 44% of the frame.
     private mutating func upsample(_ source: PixelBuffer, factor f: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         precondition(f >= 2 && scratchTop < scratchRows - 1, "upsample: factor below 2 or scratch exhausted")
-        let small = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
+        let small = PlanarRow(base: scratch + scratchTop * Self.rowFloats, stride: Self.planeStride)
         let inv = 1 / Float(f)
         let sy = (Float(y) + 0.5) * inv - 0.5
         let j0 = sy.rounded(.down), ty = sy - j0
@@ -276,7 +281,7 @@ package struct RowEvaluator {
             let rows = scratchTop
             for k in 0..<extra {
                 precondition(scratchTop < scratchRows - 1, "scratch exhausted")
-                let row = PlanarRow(base: scratch + scratchTop * Self.spanWidth * 4, stride: Self.spanWidth)
+                let row = PlanarRow(base: scratch + scratchTop * Self.rowFloats, stride: Self.planeStride)
                 scratchTop += 1
                 mine[k] = row
                 evaluate(inputs[first + k + 1], x0: x0, y: y, count: count, into: row)
