@@ -89,6 +89,13 @@ static const uint8_t plane_order[64] = {
     48, 52, 56, 60, 64, 68, 72, 76, 80, 84, 88, 92, 64, 68, 72, 76, 80, 84, 88, 92, 96, 100, 104, 108, 112, 116,
     120, 124, 96, 100, 104, 108, 112, 116, 120, 124};
 
+// As `plane_order`, for loops that pair words before widening (unpacks of bytes, then of words): byte 16L + 4q + m
+// of a plane is pixel 16q + 4L + m, so that the pairs' quarter q holds pixels 16q…16q + 15 in order.
+static const uint8_t pair_order[64] = {
+    0, 4, 8, 12, 64, 68, 72, 76, 0, 4, 8, 12, 64, 68, 72, 76, 16, 20, 24, 28, 80, 84, 88, 92, 16, 20, 24, 28,
+    80, 84, 88, 92, 32, 36, 40, 44, 96, 100, 104, 108, 32, 36, 40, 44, 96, 100, 104, 108, 48, 52, 56, 60, 112, 116,
+    120, 124, 48, 52, 56, 60, 112, 116, 120, 124};
+
 // One channel's bytes of sixty-four pixels (four registers of sixteen), in `plane_order` plus the channel.
 static inline __m512i channel_plane(__m512i p0, __m512i p1, __m512i p2, __m512i p3, __m512i order) {
     return _mm512_mask_blend_epi8(0xFF00FF00FF00FF00ull, _mm512_permutex2var_epi8(p0, order, p1),

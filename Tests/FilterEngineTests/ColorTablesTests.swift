@@ -1,3 +1,4 @@
+import CPixelLoops
 import Foundation
 import Testing
 @testable import FilterEngine
@@ -131,29 +132,48 @@ import FilterPipeline
         }
     }
 
-    /// The affine loop (with AVX-512, each sum's grey encoded in registers) gives each channel the output byte of
-    /// its lane's sum, for CIColorControls and a colour matrix with an offset, on rows of lengths that are no
-    /// multiple of 64 and every byte in every channel.
-    @Test func affineLoopGivesTheOutputsOfTheSums() throws {
+    /// The affine map's loops, for CIColorControls and a colour matrix with an offset, on rows of lengths that are
+    /// no multiple of 64 and every byte in every channel: with AVX-512 the matrix loop gives each channel the
+    /// encode of `Matrix.value` (its arithmetic in Swift), without it the tables' loop the output byte of its
+    /// lane's sum.
+    @Test func affineLoopsGiveTheirArithmetic() throws {
         let controls = try TestImages.filter("CIColorControls", ["inputImage": .image(Self.picture), "inputSaturation": .number(1.3),
                                                                  "inputBrightness": .number(0.05), "inputContrast": .number(1.2)])
         let matrix = try TestImages.filter("CIColorMatrix", ["inputImage": .image(Self.picture), "inputRVector": .vector([0.5, 0.4, 0.1, 0]),
                                                              "inputBiasVector": .vector([0.02, -0.01, 0.03, 0])])
         for image in [controls, matrix] {
             let tables = try #require(ColorTables.make(for: image, area: PixelRect(covering: Self.picture.extent)))
-            guard case .affine(let sums, let outputs, let stride, let grey) = tables.lookup else {
-                Issue.record("an affine table"); return
+            let expected: ([UInt8], Int) -> [UInt8]
+            switch tables.lookup {
+            case .matrix(let m):
+                #expect(pixelloops_has_byte_permutes() != 0)
+                expected = { src, i in
+                    let bytes = (Int(src[4 * i]), Int(src[4 * i + 1]), Int(src[4 * i + 2]))
+                    return (0..<3).map { Self.encoded(m.value($0, bytes)) } + [255]
+                }
+            case .affine(let sums, let outputs, let stride):
+                #expect(pixelloops_has_byte_permutes() == 0 && stride == 0)
+                expected = { src, i in
+                    let sum = sums[Int(src[4 * i])] &+ sums[256 + Int(src[4 * i + 1])] &+ sums[512 + Int(src[4 * i + 2])]
+                    return (0..<3).map { outputs[Int(UInt16(truncatingIfNeeded: sum >> (16 * $0)))] } + [255]
+                }
+            default:
+                Issue.record("an affine map's tables"); return
             }
-            #expect(grey != nil && stride == 0)
             for count in [1, 63, 64, 65, 200, 256] {
                 let (src, out) = Self.applied(tables.lookup, count: count)
                 for i in 0..<count {
-                    let sum = sums[Int(src[4 * i])] &+ sums[256 + Int(src[4 * i + 1])] &+ sums[512 + Int(src[4 * i + 2])]
-                    let expected = (0..<3).map { outputs[Int(UInt16(truncatingIfNeeded: sum >> (16 * $0)))] } + [255]
-                    #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+                    #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected(src, i), "pixel \(i) of \(count)")
                 }
             }
         }
+    }
+
+    /// The byte the render's encode gives a linear value.
+    static func encoded(_ v: Float) -> UInt8 {
+        let shift = ColorMath.encodeTableShift, base = Int32(ColorMath.encodeTableBase)
+        let index = min(max((Int32(bitPattern: v.bitPattern) &>> shift) &- base, 0), Int32(ColorMath.encodeTableCount - 1))
+        return ColorMath.encodeTable[Int(index)]
     }
 
     /// A video frame (`stream`) starts from the bytes its decoding makes: tables taken for every chroma layout,
@@ -202,7 +222,7 @@ import FilterPipeline
         ]
         for (name, chain, shape) in chains {
             let tables = try #require(ColorTables.make(for: chain, area: PixelRect(covering: Self.picture.extent)), "\(name)")
-            let taken = switch tables.lookup { case .channels: "channels"; case .affine: "affine"; case .luminance: "luminance" }
+            let taken = switch tables.lookup { case .channels: "channels"; case .affine, .matrix: "affine"; case .luminance: "luminance" }
             #expect(taken == shape, "\(name): \(shape) tables, not \(taken)")
             #expect(Self.largestDifference(try Self.bytes(chain, Self.exact), try Self.bytes(chain, Self.tabled)) <= 1, "\(name)")
         }

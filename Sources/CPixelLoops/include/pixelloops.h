@@ -46,12 +46,16 @@ void pixelloops_table8_channels(const uint8_t *src, int count, const uint8_t *ta
 void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *sums, const uint32_t *entries,
                                  uint8_t *dst);
 /// An affine map: channel c is `outputs[c · stride + sum of lane c]` (a stride of 0: one table for all); alpha 255.
-/// With `grey` (offset, inverse) and `steps` (ColorMath.encodeSteps), `outputs[v]` must be the encode of the grey
-/// (v − offset) · inverse by the encode table of `shift`, `base` and `top` (as PixelEncoding), and AVX-512 works it
-/// out so from `sums` followed by 576 words: lane c of channel j's 256 sums as low then high bytes, at 1536c + 512j.
 void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sums, const uint8_t *outputs,
-                              int stride, const float *grey, const uint8_t *steps, int shift, int base, int top,
-                              uint8_t *dst);
+                              int stride, uint8_t *dst);
+/// An affine map worked out per pixel (ColorTables.Matrix): `words` holds each input channel's 256 16-bit values
+/// as 256 low bytes then 256 high bytes; channel c is (Σ_j coefficients[4c + j] · value j + coefficients[4c + 3]
+/// · one) · 2^−exponent, encoded by `steps` (ColorMath.encodeSteps) as the encode table of `shift`, `base` and
+/// `top` would; alpha 255. AVX-512 sixty-four pixels a step, the rest (and without AVX-512, all) one by one.
+void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
+                              int one, int exponent, const uint8_t *steps, int shift, int base, int top, uint8_t *dst);
+/// 1 where the loops have AVX-512 byte permutes (VBMI), where the matrix loop beats the affine tables.
+int pixelloops_has_byte_permutes(void);
 
 /// Planar premultiplied floats with alpha to RGBA8: the colours divided by alpha, then indexed as above.
 void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *b, const float *a, int count,

@@ -10,7 +10,9 @@ import Foundation
 /// - per-channel kernels, then affine ones (colour matrices, CIColorControls), then per-channel ones: each output
 ///   channel's linear value is a sum of three values, one from each input byte (the per-channel kernels on the
 ///   greys, times the affine map's column), summed in 16-bit fixed point three channels at once, and the sum
-///   indexes the channel's output bytes, made by running the last kernels on greys.
+///   indexes the channel's output bytes, made by running the last kernels on greys. With AVX-512 and no kernels
+///   after the affine ones, the map is worked out per pixel instead (`Matrix`: each byte's value as a word, the
+///   map in integer multiply-adds, each output encoded in registers).
 /// - as before the last, but then a kernel whose colour is a function of the luminance (CISepiaTone at
 ///   intensity 1) and any colour kernels: the luminance is summed in the same way and indexes output pixels.
 /// A table is used only where it gives the float path's bytes within one level on every channel of a sample
@@ -23,9 +25,12 @@ struct ColorTables {
         /// The luminance's integer sum indexes a pixel of `entries`; `sums` is followed by its values' bytes.
         case luminance(sums: [UInt64], entries: [UInt32])
         /// Lane c of the integer sum indexes channel c's bytes (`stride` apart; 0 where all channels share them).
-        /// Where the bytes are the encode of the grey the sum stands for, `grey` holds that grey's offset and
-        /// inverse scale; `sums` is then followed by its lanes' bytes (see `splitBytes`).
-        case affine(sums: [UInt64], outputs: [UInt8], stride: Int, grey: [Float]?)
+        case affine(sums: [UInt64], outputs: [UInt8], stride: Int)
+        /// An affine map whose outputs are encoded as they are (AVX-512 byte permutes): each input byte's linear
+        /// value as a 16-bit word (`words`: channel j's 256 as `byteTables`), output channel c the encode of
+        /// (coefficients[4c]·red + coefficients[4c + 1]·green + coefficients[4c + 2]·blue + coefficients[4c + 3]·one)
+        /// · 2^−exponent, in 32-bit integers (`Matrix.apply` is that arithmetic in Swift).
+        case matrix(Matrix)
     }
 
     /// Where the picture's bytes come from: a decoded file's memory (kept alive here), or a generator's rows.
@@ -140,16 +145,18 @@ struct ColorTables {
             sums.withUnsafeBufferPointer { s in
                 entries.withUnsafeBufferPointer { pixelloops_table8_luminance(src, count, s.baseAddress!, $0.baseAddress!, dst) }
             }
-        case .affine(let sums, let outputs, let stride, let grey):
+        case .affine(let sums, let outputs, let stride):
+            sums.withUnsafeBufferPointer { s in
+                outputs.withUnsafeBufferPointer { pixelloops_table8_affine(src, count, s.baseAddress!, $0.baseAddress!, Int32(stride), dst) }
+            }
+        case .matrix(let m):
             let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
             let shift = Int32(ColorMath.encodeTableShift)
-            sums.withUnsafeBufferPointer { s in
-                outputs.withUnsafeBufferPointer { o in
-                    grey.withUnsafeBufferPointerIfAny { g in
-                        PixelEncoding.withEncodeTables { _, steps in
-                            pixelloops_table8_affine(src, count, s.baseAddress!, o.baseAddress!, Int32(stride), g, steps,
-                                                     shift, base, top, dst)
-                        }
+            m.words.withUnsafeBufferPointer { w in
+                m.coefficients.withUnsafeBufferPointer { c in
+                    PixelEncoding.withEncodeTables { _, steps in
+                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(m.one), Int32(m.exponent),
+                                                 steps!, shift, base, top, dst)
                     }
                 }
             }
@@ -162,32 +169,95 @@ struct ColorTables {
         let split = kernels.firstIndex { $0.dependence != .perChannel } ?? kernels.count
         if split == kernels.count { return channelTables(kernels).map { .channels($0) } }
         let end = kernels[split...].firstIndex { $0.dependence != .affine } ?? kernels.count
-        guard let linear = linearTables(prefix: kernels[..<split], affine: kernels[split..<end]) else { return nil }
+        guard let linear = Linear(prefix: kernels[..<split], affine: kernels[split..<end]) else { return nil }
         if end < kernels.count, case .luminance(let weights) = kernels[end].dependence {
-            return luminanceTables(linear, rest: kernels[end...], weights: weights)
+            return luminanceTables(linear.tables, rest: kernels[end...], weights: weights)
         }
         guard split < end, kernels[end...].allSatisfy({ $0.dependence == .perChannel }) else { return nil }
-        return affineTables(linear, suffix: kernels[end...])
+        if kernels[end...].isEmpty, pixelloops_has_byte_permutes() != 0, let matrix = Matrix(linear) { return .matrix(matrix) }
+        return affineTables(linear.tables, suffix: kernels[end...])
     }
 
-    /// The linear colour after `prefix` (per channel) and `affine` as a sum over the input's three bytes:
-    /// channel c is `tables[768c + 256j + byte j]` summed over j, the affine map's offset in red's table.
-    private static func linearTables(prefix: ArraySlice<ColorKernel>, affine: ArraySlice<ColorKernel>) -> [Float]? {
-        let (channels, _) = run(prefix, on: greys)
-        guard channels.allSatisfy({ $0.w == 1 }) else { return nil }
-        // The affine map from its values at black and the three primaries, which must stay opaque. Without affine
-        // kernels it is the identity (columns of 1 and 0, offset 0), and the sums the per-channel values bit for bit.
-        let probes = run(affine, on: [Pixel(0, 0, 0, 1), Pixel(1, 0, 0, 1), Pixel(0, 1, 0, 1), Pixel(0, 0, 1, 1)]).linear
-        guard probes.allSatisfy({ $0.w == 1 }) else { return nil }
-        let offset = probes[0]
-        var tables = [Float](repeating: 0, count: 9 * 256)
-        for c in 0..<3 {
-            for j in 0..<3 {
-                let m = probes[j + 1][c] - offset[c]
-                for k in 0..<256 { tables[768 * c + 256 * j + k] = m * channels[k][j] + (j == 0 ? offset[c] : 0) }
-            }
+    /// The linear colour after `prefix` (per channel kernels, on each byte's grey) and `affine` (a map of those
+    /// values, from its outputs at black and the three primaries).
+    struct Linear {
+        /// The per-channel kernels' output for each byte (channel j of entry k: input channel j's value at byte k).
+        let channels: [Pixel]
+        /// Output channel c is Σ columns[j][c] · value j + offset[c].
+        let columns: [SIMD3<Float>]
+        let offset: SIMD3<Float>
+
+        init?(prefix: ArraySlice<ColorKernel>, affine: ArraySlice<ColorKernel>) {
+            (channels, _) = run(prefix, on: greys)
+            guard channels.allSatisfy({ $0.w == 1 }) else { return nil }
+            // Without affine kernels the identity (columns of 1 and 0, offset 0): the sums are the per-channel
+            // values bit for bit. The probes must stay opaque.
+            let probes = run(affine, on: [Pixel(0, 0, 0, 1), Pixel(1, 0, 0, 1), Pixel(0, 1, 0, 1), Pixel(0, 0, 1, 1)]).linear
+            guard probes.allSatisfy({ $0.w == 1 }) else { return nil }
+            let black = SIMD3(probes[0].x, probes[0].y, probes[0].z)
+            offset = black
+            columns = (1...3).map { SIMD3(probes[$0].x, probes[$0].y, probes[$0].z) - black }
         }
-        return tables
+
+        /// Output channel c as a sum over the input's three bytes: `tables[768c + 256j + byte j]` summed over j,
+        /// the offset in red's part.
+        var tables: [Float] {
+            var tables = [Float](repeating: 0, count: 9 * 256)
+            for c in 0..<3 {
+                for j in 0..<3 {
+                    for k in 0..<256 { tables[768 * c + 256 * j + k] = columns[j][c] * channels[k][j] + (j == 0 ? offset[c] : 0) }
+                }
+            }
+            return tables
+        }
+    }
+
+    /// An affine map in 32-bit integers for the AVX-512 matrix loop: the per-channel values in 16-bit words at
+    /// 2^a a unit (a up to 14: 16384 steps a unit, 0.2 of a level at the sRGB curve's toe), the coefficients
+    /// and offsets in 16-bit words at 2^b a unit with b up to 14 and |coefficient| ≤ 16383, so that four
+    /// products sum within 32 bits; the sum is the value at 2^(a + b) a unit, whose float conversion scales by
+    /// its exponent alone. Nil where the values span more than 32767 steps at 2^0.
+    struct Matrix {
+        let words: [UInt64]
+        let coefficients: [Int16]
+        /// The word that stands for 1 (2^a), multiplied by the offsets.
+        let one: Int
+        let exponent: Int
+
+        init?(_ linear: Linear) {
+            let values = linear.channels.flatMap { [$0.x, $0.y, $0.z] }
+            let factors = linear.columns.flatMap { [$0.x, $0.y, $0.z] } + [linear.offset.x, linear.offset.y, linear.offset.z]
+            guard let a = Self.bits(for: values, limit: 32767), let b = Self.bits(for: factors, limit: 16383) else { return nil }
+            let scaleA = Float(1 << a), scaleB = Float(1 << b)
+            words = (0..<3).flatMap { j in
+                ColorTables.byteTables(linear.channels.map { UInt16(bitPattern: Int16(($0[j] * scaleA).rounded())) })
+            }
+            coefficients = (0..<3).flatMap { c in
+                (0..<3).map { Int16((linear.columns[$0][c] * scaleB).rounded()) } + [Int16((linear.offset[c] * scaleB).rounded())]
+            }
+            one = 1 << a
+            exponent = a + b
+        }
+
+        /// The most fraction bits (up to 14) that keep every value's magnitude within `limit`.
+        private static func bits(for values: [Float], limit: Float) -> Int? {
+            guard values.allSatisfy(\.isFinite) else { return nil }
+            let largest = values.map(abs).max() ?? 0
+            return (0...14).last { largest * Float(1 << $0) <= limit }
+        }
+
+        /// Output channel c's linear value for input bytes (the loop's arithmetic: exact integers, one rounding
+        /// to float, an exact scaling by a power of two).
+        func value(_ c: Int, _ bytes: (Int, Int, Int)) -> Float {
+            let part = { (j: Int, k: Int) -> Int32 in
+                let low = UInt8(truncatingIfNeeded: words[64 * j + k / 8] >> (8 * (k % 8)))
+                let high = UInt8(truncatingIfNeeded: words[64 * j + 32 + k / 8] >> (8 * (k % 8)))
+                return Int32(Int16(bitPattern: UInt16(high) << 8 | UInt16(low)))
+            }
+            let m = coefficients[(4 * c)..<(4 * c + 4)].map { Int32($0) }
+            let sum = m[0] * part(0, bytes.0) + m[1] * part(1, bytes.1) + m[2] * part(2, bytes.2) + m[3] * Int32(one)
+            return Float(sum) * Float(sign: .plus, exponent: -exponent, significand: 1)
+        }
     }
 
     /// Red's, green's and blue's 256 output bytes: the kernels run on the 256 greys, whose alpha must stay 255.
@@ -200,12 +270,11 @@ struct ColorTables {
     /// The tables of an affine chain: each output channel's sum, and the outputs of the per-channel `suffix`.
     private static func affineTables(_ linear: [Float], suffix: ArraySlice<ColorKernel>) -> Lookup? {
         let lanes = (0..<3).map { Array(linear[(768 * $0)..<(768 * $0 + 768)]) }
-        guard let (sums, entries, grey) = integerSums(of: lanes, outputs: suffix) else { return nil }
+        guard let (sums, entries) = integerSums(of: lanes, outputs: suffix) else { return nil }
         // Planes of bytes; without a suffix a grey's three channels are one encoding, and one plane keeps it in
         // the L1 cache.
         let planes = (0..<(suffix.isEmpty ? 1 : 3)).flatMap { c in entries.map { UInt8(truncatingIfNeeded: $0 >> (8 * c)) } }
-        guard suffix.isEmpty else { return .affine(sums: sums, outputs: planes, stride: entries.count, grey: nil) }
-        return .affine(sums: sums + splitBytes(sums, lanes: 3), outputs: planes, stride: 0, grey: [grey.offset, grey.inverse])
+        return .affine(sums: sums, outputs: planes, stride: suffix.isEmpty ? 0 : entries.count)
     }
 
     /// The luminance as a sum over the three input bytes, and the outputs of `rest` on greys.
@@ -214,7 +283,7 @@ struct ColorTables {
             // The kernel's sum, (r·wr + g·wg) + b·wb, of the linear colour's parts from this input byte.
             linear[i] * weights.x + linear[768 + i] * weights.y + linear[1536 + i] * weights.z
         }
-        guard let (sums, entries, _) = integerSums(of: [weighted], outputs: rest) else { return nil }
+        guard let (sums, entries) = integerSums(of: [weighted], outputs: rest) else { return nil }
         return .luminance(sums: sums + splitBytes(sums, lanes: 1), entries: entries)
     }
 
@@ -244,7 +313,7 @@ struct ColorTables {
     /// 16384 steps a unit of linear light (0.2 of a level at the sRGB curve's toe) where the sums' range allows,
     /// fewer where it spans over 4 units, as the sample check then decides.
     private static func integerSums(of lanes: [[Float]], outputs kernels: ArraySlice<ColorKernel>)
-        -> (sums: [UInt64], entries: [UInt32], grey: (offset: Float, inverse: Float))? {
+        -> (sums: [UInt64], entries: [UInt32])? {
         guard lanes.allSatisfy({ $0.allSatisfy(\.isFinite) }) else { return nil }
         func part(_ lane: [Float], _ j: Int) -> ArraySlice<Float> { lane[(256 * j)..<(256 * j + 256)] }
         let lows = (0..<3).map { j in min(0, lanes.map { part($0, j).min()! }.min()!) }
@@ -263,9 +332,8 @@ struct ColorTables {
             top = max(top, laneTop)
         }
         guard top <= 65535 else { return nil }
-        // A multiply by the inverse, which the AVX-512 affine loop repeats float for float.
         let offset = Float(offsets.reduce(0, +)), inverse = 1 / scale
-        return (sums, greyOutputs(kernels, count: top + 1) { (Float($0) - offset) * inverse }, (offset, inverse))
+        return (sums, greyOutputs(kernels, count: top + 1) { (Float($0) - offset) * inverse })
     }
 
     /// The largest difference, in levels, between the tables and the float path over the sample colours.
@@ -347,13 +415,5 @@ struct ColorTables {
             bytes.withUnsafeMutableBufferPointer { PixelEncoding.encodeSRGB8(row, count: count, into: $0.baseAddress! + 4 * start) }
         }
         return (linear, bytes)
-    }
-}
-
-private extension Optional where Wrapped == [Float] {
-    /// The array's floats, or nil, for a C parameter that may be NULL.
-    func withUnsafeBufferPointerIfAny<R>(_ body: (UnsafePointer<Float>?) -> R) -> R {
-        guard let array = self else { return body(nil) }
-        return array.withUnsafeBufferPointer { body($0.baseAddress) }
     }
 }
