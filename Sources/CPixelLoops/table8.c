@@ -145,7 +145,11 @@ void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *wor
         for (int c = 0; c < 3; c++) {
             __m512i index[4];
             for (int q = 0; q < 4; q++) {
+#if defined(__AVX512VNNI__)
+                const __m512i sum = _mm512_dpwssd_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), pairs_bo[q], bo[c]);
+#else
                 const __m512i sum = _mm512_add_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), _mm512_madd_epi16(pairs_bo[q], bo[c]));
+#endif
                 index[q] = encode_offset16(_mm512_cvtepi32_ps(sum), count_, start);
             }
             encoded[c] = step_plane(steps, index[0], index[1], index[2], index[3], last);
