@@ -100,7 +100,9 @@ static uint8_t step_byte(const uint8_t *steps, int index, int top) {
 }
 
 void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
-                              int one, int exponent, const uint8_t *steps, int shift, int base, int top, uint8_t *dst) {
+                              int one, int exponent, const float *gain_r, const float *gain_g, const float *gain_b,
+                              const uint8_t *steps, int shift, int base, int top, uint8_t *dst) {
+    const float *gains[3] = {gain_r, gain_g, gain_b};
     // The scaling by 2^−exponent moves the float's exponent field alone, so it comes off the index's base.
     const int first = base + (exponent << (23 - shift));
     const uint8_t *bytes = (const uint8_t *)words;
@@ -150,7 +152,9 @@ void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *wor
 #else
                 const __m512i sum = _mm512_add_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), _mm512_madd_epi16(pairs_bo[q], bo[c]));
 #endif
-                index[q] = encode_offset16(_mm512_cvtepi32_ps(sum), count_, start);
+                __m512 value = _mm512_cvtepi32_ps(sum);
+                if (gain_r) value = _mm512_mul_ps(value, _mm512_loadu_ps(gains[c] + i + 16 * q));
+                index[q] = encode_offset16(value, count_, start);
             }
             encoded[c] = step_plane(steps, index[0], index[1], index[2], index[3], last);
         }
@@ -167,7 +171,7 @@ void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *wor
         for (int c = 0; c < 3; c++) {
             const int16_t *m = coefficients + 4 * c;
             const int32_t sum = m[0] * value[0] + m[1] * value[1] + m[2] * value[2] + m[3] * one;
-            const float v = (float)sum;
+            const float v = gain_r ? (float)sum * gains[c][i] : (float)sum;
             int32_t bits;
             memcpy(&bits, &v, 4);
             dst[4 * i + c] = step_byte(steps, (bits >> shift) - first, top);

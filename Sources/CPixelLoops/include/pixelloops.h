@@ -51,9 +51,12 @@ void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sum
 /// An affine map worked out per pixel (ColorTables.Matrix): `words` holds each input channel's 256 16-bit values
 /// as 256 low bytes then 256 high bytes; channel c is (Σ_j coefficients[4c + j] · value j + coefficients[4c + 3]
 /// · one) · 2^−exponent, encoded by `steps` (ColorMath.encodeSteps) as the encode table of `shift`, `base` and
-/// `top` would; alpha 255. AVX-512 sixty-four pixels a step, the rest (and without AVX-512, all) one by one.
+/// `top` would; alpha 255. With `gain_r`, `gain_g` and `gain_b` (else NULL), each channel's value times its
+/// plane's factor before the encode. AVX-512 sixty-four pixels a step, the rest (and without AVX-512, all) one by
+/// one.
 void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
-                              int one, int exponent, const uint8_t *steps, int shift, int base, int top, uint8_t *dst);
+                              int one, int exponent, const float *gain_r, const float *gain_g, const float *gain_b,
+                              const uint8_t *steps, int shift, int base, int top, uint8_t *dst);
 /// 1 where the loops have AVX-512 byte permutes (VBMI), where the matrix loop beats the affine tables.
 int pixelloops_has_byte_permutes(void);
 

@@ -179,6 +179,16 @@ public final class Image: Sendable, CustomStringConvertible {
     /// The whole pixels the extent touches (an infinite extent becomes a very large rectangle).
     var pixelExtent: PixelRect { PixelRect(covering: extent) }
 
+    /// Whether `other` is this image or among its inputs, however deep (each shared node visited once).
+    func reads(_ other: Image) -> Bool {
+        var seen: Set<ObjectIdentifier> = [], stack = [self]
+        while let image = stack.popLast() {
+            if image === other { return true }
+            if seen.insert(ObjectIdentifier(image)).inserted { stack += image.inputs }
+        }
+        return false
+    }
+
     var inputs: [Image] {
         switch kind {
         case .source, .constant: []

@@ -131,7 +131,7 @@ public struct ColorKernel: Sendable {
     /// the kernel once (film grain: CIRandomGenerator through a colour matrix): the same pixels, made once.
     public func apply(extent: Rect? = nil, inputs: [Image]) -> Image {
         let domain = extent ?? inputs.map(\.extent).reduce(Rect.zero) { $0.union($1) }
-        if dependence != .general, inputs.count == 1, domain == inputs[0].extent,
+        if dependence != .general, dependence != .gain, inputs.count == 1, domain == inputs[0].extent,
            case .color(let generator, let sources) = inputs[0].kind, sources.isEmpty, let texture = generator.texture {
             let baked = PeriodicTexture.made.texture(texture, through: self)
             return Image(extent: domain, kind: .color(ColorKernel(name: generator.name + "·" + name, repeating: baked), []))
@@ -141,7 +141,7 @@ public struct ColorKernel: Sendable {
 }
 
 /// What a one-input colour kernel's result for an opaque pixel depends on (never its place: a kernel of any
-/// dependence but `.general` must not read `x0` or `y`, for any pixel).
+/// dependence but `.general` and `.gain` must not read `x0` or `y`, for any pixel).
 enum ColorDependence: Sendable, Equatable {
     /// Anything: the whole colour, or the pixel's coordinate.
     case general
@@ -152,6 +152,11 @@ enum ColorDependence: Sendable, Equatable {
     /// On opaque pixels, an affine map of the linear colour (a colour matrix, CIColorControls); the output's
     /// alpha must then be 1 for the tables to take it.
     case affine
+    /// Each channel of the output (alpha too) is the same channel of any one input times a factor that does not
+    /// depend on that input: its place and the other inputs may set it (CIVignette, CIMultiplyCompositing). So
+    /// the kernel run with that input white gives the factors, and a colour chain under it can be rendered from
+    /// its bytes and scaled by them (`ColorTables.gain`).
+    case gain
 }
 
 /// A kernel that says, for each output pixel, where to sample its input (pinch, twirl, affine).

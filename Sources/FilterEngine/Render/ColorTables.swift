@@ -43,18 +43,37 @@ struct ColorTables {
     let lookup: Lookup
     /// The largest difference from the float path on the sample, in levels (0 or 1).
     let sampleError: Int
+    /// Where kernels that scale colour (`ColorDependence.gain`: CIVignette, CIMultiplyCompositing) lie between
+    /// the chain and the output, the image above the chain with the chain made white: its pixels are the factors
+    /// (`GainFactors`) that multiply the chain's linear colour from `.matrix` before its encode.
+    let gain: Image?
 
     /// The tables for rendering `area` of `image`, or nil where the float path must render it.
     static func make(for image: Image, area: PixelRect, made: Made = ColorTables.made) -> ColorTables? {
+        if let (kernels, bytes) = chain(under: image, area: area) {
+            guard let (lookup, error) = tables(for: kernels, gained: false, made: made) else { return nil }
+            return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: nil)
+        }
+        // The matrix loop's scaling needs AVX-512 (unmeasured elsewhere: the float path renders).
+        guard pixelloops_has_byte_permutes() != 0, let (top, factors) = gainPath(image, area: area),
+              GainFactors.Key(factors) != nil,
+              let (kernels, bytes) = chain(under: top, area: area),
+              let (lookup, error) = tables(for: kernels, gained: true, made: made) else { return nil }
+        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: factors)
+    }
+
+    /// The colour kernels of a chain from `image` down to opaque 8-bit pixels that cover `area`, in the order they
+    /// run, and those pixels.
+    private static func chain(under image: Image, area: PixelRect) -> (kernels: [ColorKernel], bytes: Bytes)? {
         var kernels: [ColorKernel] = []
         var node = image
-        while case .color(let kernel, let inputs) = node.kind, inputs.count == 1, kernel.dependence != .general {
+        while case .color(let kernel, let inputs) = node.kind, inputs.count == 1, kernel.dependence != .general,
+              kernel.dependence != .gain {
             guard node.extent == inputs[0].extent else { return nil }
             kernels.append(kernel)
             node = inputs[0]
         }
-        guard !kernels.isEmpty, PixelRect(covering: node.extent).contains(area), node.extent.minX == 0,
-              node.extent.minY == 0 else { return nil }
+        guard PixelRect(covering: node.extent).contains(area), node.extent.minX == 0, node.extent.minY == 0 else { return nil }
         let bytes: Bytes
         switch node.kind {
         case .source(let source):
@@ -66,14 +85,40 @@ struct ColorTables {
         default:
             return nil
         }
-        kernels.reverse()
-        guard let (lookup, error) = made.tables(for: kernels, make: {
-            guard let lookup = lookup(for: kernels) else { return nil }
+        return (kernels.reversed(), bytes)
+    }
+
+    /// The chain's tables (made, or remembered), if they pass the sample check.
+    private static func tables(for kernels: [ColorKernel], gained: Bool, made: Made) -> (Lookup, Int)? {
+        // Without gains a chain needs a kernel (else the float path's own bytes are the picture's).
+        guard gained || !kernels.isEmpty else { return nil }
+        return made.tables(for: kernels, gained: gained) {
+            guard let lookup = gained ? linearLookup(for: kernels) : lookup(for: kernels) else { return nil }
             let error = sampleError(of: lookup, kernels: kernels)
             let allowed = if case .channels = lookup { 0 } else { 1 }
             return error <= allowed ? (lookup, error) : nil
-        }) else { return nil }
-        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error)
+        }
+    }
+
+    /// Under gain kernels, the top of a colour chain over 8-bit pixels that reaches the result through one input
+    /// of each, and the image above it with that chain made white (the factors).
+    private static func gainPath(_ image: Image, area: PixelRect) -> (chain: Image, factors: Image)? {
+        guard case .color(let kernel, let inputs) = image.kind, kernel.dependence == .gain else { return nil }
+        for (k, input) in inputs.enumerated() {
+            let found: (chain: Image, factors: Image)?
+            if chain(under: input, area: area) != nil {
+                found = (input, Image(extent: input.extent, kind: .constant(Pixel(1, 1, 1, 1))))
+            } else {
+                found = gainPath(input, area: area)
+            }
+            guard let found else { continue }
+            // The result is linear in the chain only if no other input reads it.
+            guard !inputs.indices.contains(where: { $0 != k && inputs[$0].reads(found.chain) }) else { return nil }
+            var replaced = inputs
+            replaced[k] = found.factors
+            return (found.chain, Image(extent: image.extent, kind: .color(kernel, replaced)))
+        }
+        return nil
     }
 
     /// Tables made for the last few chains, by the chains' kernels (names and parameters, bit for bit): a video's
@@ -85,6 +130,7 @@ struct ColorTables {
         struct Key: Hashable {
             let names: [String]
             let parameters: [[UInt32]]
+            let gained: Bool
         }
 
         private let lock = NSLock()
@@ -95,8 +141,9 @@ struct ColorTables {
         /// 65,536 pixels), most under 80 KB.
         static let capacity = 8
 
-        func tables(for kernels: [ColorKernel], make: () -> (Lookup, Int)?) -> (Lookup, Int)? {
-            let key = Key(names: kernels.map(\.name), parameters: kernels.map { $0.parameters.map(\.bitPattern) })
+        func tables(for kernels: [ColorKernel], gained: Bool = false, make: () -> (Lookup, Int)?) -> (Lookup, Int)? {
+            let key = Key(names: kernels.map(\.name), parameters: kernels.map { $0.parameters.map(\.bitPattern) },
+                          gained: gained)
             lock.lock()
             if let index = entries.firstIndex(where: { $0.key == key }) {
                 let entry = entries.remove(at: index)
@@ -118,20 +165,27 @@ struct ColorTables {
         }
     }
 
-    /// Renders `area` (inside the source) into rows of RGBA8, top row first, as `RenderContext.renderRGBA8` does.
-    func render(area: PixelRect, into base: UnsafeMutablePointer<UInt8>, threads: Int) {
+    /// Renders `area` (inside the source) into rows of RGBA8, top row first, as `RenderContext.renderRGBA8` does;
+    /// with `factors` (those of `gain` over the area), the matrix's colour times them.
+    func render(area: PixelRect, into base: UnsafeMutablePointer<UInt8>, threads: Int, factors: GainFactors? = nil) {
         nonisolated(unsafe) let base = base, bytes = bytes
         let lookup = lookup
         RenderContext.eachBand(area, threads: threads) { band in
             for y in band.y..<band.maxY {
                 let dst = base + (area.maxY - 1 - y) * area.width * 4
+                let src: UnsafePointer<UInt8>
                 switch bytes {
                 case .memory(let source, let memory):
-                    Self.apply(lookup, memory + (y * source.width + area.x) * 4, Int32(area.width), dst)
+                    src = UnsafePointer(memory + (y * source.width + area.x) * 4)
                 case .rows(let rows):
                     // The generator's bytes go to the output row, and the tables work there in place.
                     rows(area.x, y, area.width, dst)
-                    Self.apply(lookup, dst, Int32(area.width), dst)
+                    src = UnsafePointer(dst)
+                }
+                if let factors, case .matrix(let m) = lookup {
+                    factors.withRow(y, x0: area.x) { m.apply(src, Int32(area.width), gains: ($0, $1, $2), dst) }
+                } else {
+                    Self.apply(lookup, src, Int32(area.width), dst)
                 }
             }
         }
@@ -150,16 +204,7 @@ struct ColorTables {
                 outputs.withUnsafeBufferPointer { pixelloops_table8_affine(src, count, s.baseAddress!, $0.baseAddress!, Int32(stride), dst) }
             }
         case .matrix(let m):
-            let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
-            let shift = Int32(ColorMath.encodeTableShift)
-            m.words.withUnsafeBufferPointer { w in
-                m.coefficients.withUnsafeBufferPointer { c in
-                    PixelEncoding.withEncodeTables { _, steps in
-                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(m.one), Int32(m.exponent),
-                                                 steps!, shift, base, top, dst)
-                    }
-                }
-            }
+            m.apply(src, count, gains: nil, dst)
         }
     }
 
@@ -176,6 +221,15 @@ struct ColorTables {
         guard split < end, kernels[end...].allSatisfy({ $0.dependence == .perChannel }) else { return nil }
         if kernels[end...].isEmpty, pixelloops_has_byte_permutes() != 0, let matrix = Matrix(linear) { return .matrix(matrix) }
         return affineTables(linear.tables, suffix: kernels[end...])
+    }
+
+    /// A chain of per-channel kernels, then affine ones, as the matrix loop's linear colour (scaled by gains
+    /// before its encode).
+    private static func linearLookup(for kernels: [ColorKernel]) -> Lookup? {
+        let split = kernels.firstIndex { $0.dependence != .perChannel } ?? kernels.count
+        guard kernels[split...].allSatisfy({ $0.dependence == .affine }),
+              let linear = Linear(prefix: kernels[..<split], affine: kernels[split...]), let matrix = Matrix(linear) else { return nil }
+        return .matrix(matrix)
     }
 
     /// The linear colour after `prefix` (per channel kernels, on each byte's grey) and `affine` (a map of those
@@ -239,6 +293,21 @@ struct ColorTables {
             exponent = a + b
         }
 
+        /// The loop over `count` pixels; with `gains`, each output channel times that plane's factor first.
+        func apply(_ src: UnsafePointer<UInt8>, _ count: Int32,
+                   gains: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)?, _ dst: UnsafeMutablePointer<UInt8>) {
+            let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
+            let shift = Int32(ColorMath.encodeTableShift)
+            words.withUnsafeBufferPointer { w in
+                coefficients.withUnsafeBufferPointer { c in
+                    PixelEncoding.withEncodeTables { _, steps in
+                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(one), Int32(exponent),
+                                                 gains?.0, gains?.1, gains?.2, steps!, shift, base, top, dst)
+                    }
+                }
+            }
+        }
+
         /// The most fraction bits (up to 14) that keep every value's magnitude within `limit`.
         private static func bits(for values: [Float], limit: Float) -> Int? {
             guard values.allSatisfy(\.isFinite) else { return nil }
@@ -246,9 +315,9 @@ struct ColorTables {
             return (0...14).last { largest * Float(1 << $0) <= limit }
         }
 
-        /// Output channel c's linear value for input bytes (the loop's arithmetic: exact integers, one rounding
-        /// to float, an exact scaling by a power of two).
-        func value(_ c: Int, _ bytes: (Int, Int, Int)) -> Float {
+        /// Output channel c's linear value for input bytes, times `gain` (the loop's arithmetic: exact integers,
+        /// one rounding to float, the product, an exact scaling by a power of two).
+        func value(_ c: Int, _ bytes: (Int, Int, Int), gain: Float = 1) -> Float {
             let part = { (j: Int, k: Int) -> Int32 in
                 let low = UInt8(truncatingIfNeeded: words[64 * j + k / 8] >> (8 * (k % 8)))
                 let high = UInt8(truncatingIfNeeded: words[64 * j + 32 + k / 8] >> (8 * (k % 8)))
@@ -256,7 +325,7 @@ struct ColorTables {
             }
             let m = coefficients[(4 * c)..<(4 * c + 4)].map { Int32($0) }
             let sum = m[0] * part(0, bytes.0) + m[1] * part(1, bytes.1) + m[2] * part(2, bytes.2) + m[3] * Int32(one)
-            return Float(sum) * Float(sign: .plus, exponent: -exponent, significand: 1)
+            return Float(sum) * gain * Float(sign: .plus, exponent: -exponent, significand: 1)
         }
     }
 

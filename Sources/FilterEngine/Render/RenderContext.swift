@@ -68,6 +68,8 @@ public final class RenderContext: @unchecked Sendable {
 
     public let options: Options
     private let cache: IntermediateCache
+    /// The factors of the last gain paths rendered (`GainFactors`).
+    let gainFactors = GainFactors.Kept()
     /// How many intermediate buffers came from the cache so far.
     public var cacheHits: Int { cache.hits }
 
@@ -112,8 +114,14 @@ public final class RenderContext: @unchecked Sendable {
         // Two routes that never leave 8 bits: colour tables, and a kernel that writes bytes itself.
         if options.colorTables, let tables = ColorTables.make(for: image, area: area) {
             if cancellation?.isCancelled == true { throw RenderError.cancelled }
-            tables.render(area: area, into: base, threads: options.threads)
-            return
+            guard let gain = tables.gain else {
+                tables.render(area: area, into: base, threads: options.threads)
+                return
+            }
+            if let factors = GainFactors.of(gain, area: area, kept: gainFactors, render: { try self.render($0, rect: $1.rect) }) {
+                tables.render(area: area, into: base, threads: options.threads, factors: factors)
+                return
+            }
         }
         if case .general(let kernel, let inputs) = image.kind, inputs.isEmpty, let writer = kernel.rgba8,
            PixelRect(covering: image.extent).contains(area) {

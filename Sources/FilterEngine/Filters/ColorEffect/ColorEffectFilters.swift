@@ -143,7 +143,7 @@ enum ColorEffectFilters {
         let power = 2 * intensity
         // A negative power would make 0 infinite (and 0 · ∞ NaN on black): the base stays above a floor there.
         let floor: Float = power < 0 ? 1e-6 : 0
-        return ColorKernel(name: "vignette") { span in
+        return ColorKernel(name: "vignette", dependence: .gain, parameters: [cx, cy, inverseSquare, power, floor]) { span in
             let (r, g, b) = (span.out.r, span.out.g, span.out.b)
             let dy = Float(span.y) + 0.5 - cy
             let x0 = Float(span.x0) + 0.5 - cx

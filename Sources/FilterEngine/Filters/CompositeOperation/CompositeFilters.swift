@@ -35,7 +35,7 @@ enum CompositeFilters {
     /// QR-code tint (an infinite constant colour times white modules on transparent) keeps its clear background.
     static func multiply(_ inputs: FilterInputs) throws -> Image {
         let (image, background) = try operands(inputs)
-        return ColorKernel(name: "multiply") { span in
+        return ColorKernel(name: "multiply", dependence: .gain, parameters: []) { span in
             let s = span.out, d = span.input(1)
             for i in 0..<span.count {
                 s.r[i] *= d.r[i]; s.g[i] *= d.g[i]; s.b[i] *= d.b[i]; s.a[i] *= d.a[i]
