@@ -44,9 +44,15 @@ struct ColorTables {
     /// The largest difference from the float path on the sample, in levels (0 or 1).
     let sampleError: Int
     /// Where kernels that scale colour (`ColorDependence.gain`: CIVignette, CIMultiplyCompositing) lie between
-    /// the chain and the output, the image above the chain with the chain made white: its pixels are the factors
-    /// (`GainFactors`) that multiply the chain's linear colour from `.matrix` before its encode.
-    let gain: Image?
+    /// the chain and the output: the chain's linear colour from `.matrix` times factors before its encode.
+    let gain: Gain?
+
+    struct Gain {
+        /// The image above the chain with the chain made white: its pixels are the factors (`GainFactors`).
+        let factors: Image
+        /// The chain's kernels, for the check of the factors' largest (`acceptsGains`).
+        let kernels: [ColorKernel]
+    }
 
     /// The tables for rendering `area` of `image`, or nil where the float path must render it.
     static func make(for image: Image, area: PixelRect, made: Made = ColorTables.made) -> ColorTables? {
@@ -59,7 +65,7 @@ struct ColorTables {
               GainFactors.Key(factors) != nil,
               let (kernels, bytes) = chain(under: top, area: area),
               let (lookup, error) = tables(for: kernels, gained: true, made: made) else { return nil }
-        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: factors)
+        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: Gain(factors: factors, kernels: kernels))
     }
 
     /// The colour kernels of a chain from `image` down to opaque 8-bit pixels that cover `area`, in the order they
@@ -131,6 +137,12 @@ struct ColorTables {
             let names: [String]
             let parameters: [[UInt32]]
             let gained: Bool
+
+            init(_ kernels: [ColorKernel], gained: Bool) {
+                names = kernels.map(\.name)
+                parameters = kernels.map { $0.parameters.map(\.bitPattern) }
+                self.gained = gained
+            }
         }
 
         private let lock = NSLock()
@@ -142,8 +154,7 @@ struct ColorTables {
         static let capacity = 8
 
         func tables(for kernels: [ColorKernel], gained: Bool = false, make: () -> (Lookup, Int)?) -> (Lookup, Int)? {
-            let key = Key(names: kernels.map(\.name), parameters: kernels.map { $0.parameters.map(\.bitPattern) },
-                          gained: gained)
+            let key = Key(kernels, gained: gained)
             lock.lock()
             if let index = entries.firstIndex(where: { $0.key == key }) {
                 let entry = entries.remove(at: index)
@@ -166,11 +177,16 @@ struct ColorTables {
     }
 
     /// Renders `area` (inside the source) into rows of RGBA8, top row first, as `RenderContext.renderRGBA8` does;
-    /// with `factors` (those of `gain` over the area), the matrix's colour times them.
-    func render(area: PixelRect, into base: UnsafeMutablePointer<UInt8>, threads: Int, factors: GainFactors? = nil) {
+    /// with `factors` (those of `gain` over the area), the matrix's colour times them, and the exceptions' pixels
+    /// by the float path's steps.
+    func render(area: PixelRect, into base: UnsafeMutablePointer<UInt8>, threads: Int,
+                factors: (GainFactors, GainFactors.Exceptions)? = nil) {
         nonisolated(unsafe) let base = base, bytes = bytes
-        let lookup = lookup
+        let lookup = lookup, kernels = gain?.kernels ?? []
         RenderContext.eachBand(area, threads: threads) { band in
+            let (scratch, memory) = RowEvaluator.makeRow()
+            var held: [UInt8] = []
+            defer { memory.deallocate() }
             for y in band.y..<band.maxY {
                 let dst = base + (area.maxY - 1 - y) * area.width * 4
                 let src: UnsafePointer<UInt8>
@@ -182,10 +198,35 @@ struct ColorTables {
                     rows(area.x, y, area.width, dst)
                     src = UnsafePointer(dst)
                 }
-                if let factors, case .matrix(let m) = lookup {
-                    factors.withRow(y, x0: area.x) { m.apply(src, Int32(area.width), gains: ($0, $1, $2), dst) }
-                } else {
+                guard let (factors, exceptions) = factors, case .matrix(let m) = lookup else {
                     Self.apply(lookup, src, Int32(area.width), dst)
+                    continue
+                }
+                let xs = exceptions.xs[exceptions.rows[y - area.y]..<exceptions.rows[y - area.y + 1]]
+                if held.count < 4 * xs.count { held = [UInt8](repeating: 0, count: 4 * xs.count) }
+                // Their bytes, before the loop overwrites a generator's.
+                for (k, x) in xs.enumerated() { for c in 0..<4 { held[4 * k + c] = src[4 * Int(x) + c] } }
+                factors.withRow(y, x0: area.x) { r, g, b in
+                    m.apply(src, Int32(area.width), gains: (r, g, b), dst)
+                    // The exceptions: the chain's kernels on their decoded bytes, times their factors, encoded.
+                    for start in stride(from: xs.startIndex, to: xs.endIndex, by: RowEvaluator.spanWidth) {
+                        let part = xs[start..<min(start + RowEvaluator.spanWidth, xs.endIndex)], n = part.count
+                        held.withUnsafeMutableBufferPointer { h in
+                            let from = h.baseAddress! + 4 * (start - xs.startIndex)
+                            ColorMath.decodeTable.withUnsafeBufferPointer {
+                                pixelloops_decode_srgb8(from, Int32(n), $0.baseAddress!, scratch.r, scratch.g, scratch.b, nil)
+                            }
+                            scratch.a.update(repeating: 1, count: n)
+                            withUnsafeTemporaryAllocation(of: PlanarRow.self, capacity: 1) { others in
+                                for kernel in kernels { kernel.body(ColorSpan(out: scratch, others: others.baseAddress!, x0: 0, y: y, count: n)) }
+                            }
+                            for (k, x) in part.enumerated() {
+                                scratch.r[k] *= r[Int(x)]; scratch.g[k] *= g[Int(x)]; scratch.b[k] *= b[Int(x)]
+                            }
+                            PixelEncoding.encodeSRGB8(scratch, count: n, into: from)
+                            for (k, x) in part.enumerated() { for c in 0..<4 { dst[4 * Int(x) + c] = from[4 * k + c] } }
+                        }
+                    }
                 }
             }
         }
@@ -221,6 +262,32 @@ struct ColorTables {
         guard split < end, kernels[end...].allSatisfy({ $0.dependence == .perChannel }) else { return nil }
         if kernels[end...].isEmpty, pixelloops_has_byte_permutes() != 0, let matrix = Matrix(linear) { return .matrix(matrix) }
         return affineTables(linear.tables, suffix: kernels[end...])
+    }
+
+    /// The largest factor up to `largest` that the matrix's colour can be multiplied by and stay within one level
+    /// of the float path's on the sample: 1 (the sample check's), or the largest of 1.5, 2, 3, 4, 6, 8 … that
+    /// passes, each checked in turn (the matrix's rounding grows with the factor, in levels, all along the sRGB
+    /// curve, so that a factor passes where a larger one does).
+    func largestGain(upTo largest: Float) -> Float {
+        guard case .matrix(let m) = lookup, let gain, largest > 1 else { return largest }
+        let chain = Self.run(gain.kernels[...], on: Self.samplePixels).linear, sample = Self.sampleColours
+        let n = sample.count / 4
+        var passed: Float = 1
+        for factor in [Float(1.5), 2, 3, 4, 6, 8, 12, 16, 24, 32] {
+            let g = min(factor, largest)
+            let exact = Self.run([], on: chain.map { Pixel($0.x * g, $0.y * g, $0.z * g, 1) }).bytes
+            let factors = [Float](repeating: g, count: n)
+            var tabled = [UInt8](repeating: 0, count: sample.count)
+            factors.withUnsafeBufferPointer { f in
+                tabled.withUnsafeMutableBufferPointer {
+                    m.apply(sample, Int32(n), gains: (f.baseAddress!, f.baseAddress!, f.baseAddress!), $0.baseAddress!)
+                }
+            }
+            guard zip(exact, tabled).allSatisfy({ abs(Int($0) - Int($1)) <= 1 }) else { break }
+            passed = g
+            if g == largest { break }
+        }
+        return passed
     }
 
     /// A chain of per-channel kernels, then affine ones, as the matrix loop's linear colour (scaled by gains

@@ -2,25 +2,69 @@ import Foundation
 
 /// The factors a colour chain is scaled by on its way to the output (`ColorTables.gain`: the image above the
 /// chain with the chain made white), rendered once by the float path and kept by the render context for later
-/// renders of equal images: a video's frames under a vignette and film grain, a benchmark's repeats. Worked out again on every render they
-/// would cost what the float path saves (measured: the vintage chain 3.0–3.4 → 3.4–4.0 ms a frame, one thread),
-/// so a gain path is taken only where its factors can be kept.
+/// /// renders of equal images: a video's frames under a vignette and film grain, a benchmark's repeats. Worked out
+/// again on every render they would cost what the float path saves (measured: the vintage chain 3.0–3.4 → 3.4–4.0
+/// ms a frame, one thread), so a gain path is taken only where its factors can be kept.
 final class GainFactors: @unchecked Sendable {
     /// Planes over the area, row by row from its lowest y: one where every factor is grey, else red's, green's
-    /// and blue's. Every factor's alpha is 1 and its colour within 0…1: a factor over 1 would enlarge the
-    /// matrix's rounding past the level its check allows (a dark colour brightened 20 times: two levels).
+    /// and blue's. Every factor's alpha is 1 and its colour finite and at least 0.
     let planes: [Float]
     let grey: Bool
     let area: PixelRect
+    /// The largest factor: the matrix's rounding grows with it, in levels (`ColorTables.largestGain`).
+    let largest: Float
+    private let lock = NSLock()
+    /// The pixels a chain's tables cannot take, by the chain's key (nil: too many).
+    private var exceptions: [ColorTables.Made.Key: Exceptions?] = [:]
 
-    private init(planes: [Float], grey: Bool, area: PixelRect) {
+    /// Pixels whose factors are over what a chain's matrix stays within a level of the float path for: the render
+    /// does them by the float path's steps. Row r of the area (from its lowest y) has `xs[rows[r] ..< rows[r + 1]]`
+    /// (offsets from the area's x).
+    struct Exceptions {
+        let rows: [Int]
+        let xs: [Int32]
+    }
+
+    private init(planes: [Float], grey: Bool, area: PixelRect, largest: Float) {
         self.planes = planes
         self.grey = grey
         self.area = area
+        self.largest = largest
+    }
+
+    /// The pixels `tables` cannot take times these factors (the film grain's few over 2: a pixel of CIRandomGenerator
+    /// whose alpha is far under its colour), found once a chain; nil where they are over a tenth of the area (the
+    /// float path then renders it all).
+    func exceptions(for tables: ColorTables) -> Exceptions? {
+        guard let gain = tables.gain else { return nil }
+        let key = ColorTables.Made.Key(gain.kernels, gained: true)
+        lock.lock()
+        if let known = exceptions[key] {
+            lock.unlock()
+            return known
+        }
+        lock.unlock()
+        let limit = tables.largestGain(upTo: largest)
+        var rows = [0], xs: [Int32] = []
+        let n = area.area
+        planes.withUnsafeBufferPointer { p in
+            for r in 0..<area.height {
+                for i in 0..<area.width {
+                    let at = r * area.width + i
+                    if p[at] > limit || (!grey && (p[n + at] > limit || p[2 * n + at] > limit)) { xs.append(Int32(i)) }
+                }
+                rows.append(xs.count)
+            }
+        }
+        let result = xs.count * 10 <= n ? Exceptions(rows: rows, xs: xs) : nil
+        lock.lock()
+        exceptions[key] = result
+        lock.unlock()
+        return result
     }
 
     /// The factors of `image` over `area`: kept ones, or rendered by `render` and kept; nil where some factor is
-    /// not opaque or outside 0…1, or they would take over `limit` bytes.
+    /// not opaque, negative or not finite, or they would take over `limit` bytes.
     static func of(_ image: Image, area: PixelRect, kept: Kept,
                    render: (Image, PixelRect) throws -> PixelBuffer) -> GainFactors? {
         guard let key = Key(image) else { return nil }
@@ -35,13 +79,14 @@ final class GainFactors: @unchecked Sendable {
 
     private convenience init?(_ pixels: PixelBuffer, area: PixelRect) {
         let n = area.area
-        var grey = true
+        var grey = true, largest: Float = 0
         for y in area.y..<area.maxY {
             let row = pixels.row(y)
             for i in 0..<area.width {
                 let p = row[i]
-                guard p.w == 1, p.x >= 0, p.x <= 1, p.y >= 0, p.y <= 1, p.z >= 0, p.z <= 1 else { return nil }
+                guard p.w == 1, p.x >= 0, p.y >= 0, p.z >= 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else { return nil }
                 grey = grey && p.x == p.y && p.y == p.z
+                largest = max(largest, p.x, p.y, p.z)
             }
         }
         var planes = [Float](repeating: 0, count: grey ? n : 3 * n)
@@ -53,7 +98,7 @@ final class GainFactors: @unchecked Sendable {
                 if !grey { planes[n + start + i] = p.y; planes[2 * n + start + i] = p.z }
             }
         }
-        self.init(planes: planes, grey: grey, area: area)
+        self.init(planes: planes, grey: grey, area: area, largest: largest)
     }
 
     /// Row `y`'s factors for `count` pixels from `x0` (inside the area): red's, green's and blue's planes.

@@ -118,8 +118,9 @@ public final class RenderContext: @unchecked Sendable {
                 tables.render(area: area, into: base, threads: options.threads)
                 return
             }
-            if let factors = GainFactors.of(gain, area: area, kept: gainFactors, render: { try self.render($0, rect: $1.rect) }) {
-                tables.render(area: area, into: base, threads: options.threads, factors: factors)
+            if let factors = GainFactors.of(gain.factors, area: area, kept: gainFactors, render: { try self.render($0, rect: $1.rect) }),
+               let exceptions = factors.exceptions(for: tables) {
+                tables.render(area: area, into: base, threads: options.threads, factors: (factors, exceptions))
                 return
             }
         }
