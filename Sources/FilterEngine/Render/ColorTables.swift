@@ -184,9 +184,7 @@ struct ColorTables {
         nonisolated(unsafe) let base = base, bytes = bytes
         let lookup = lookup, kernels = gain?.kernels ?? []
         RenderContext.eachBand(area, threads: threads) { band in
-            let (scratch, memory) = RowEvaluator.makeRow()
             var held: [UInt8] = []
-            defer { memory.deallocate() }
             for y in band.y..<band.maxY {
                 let dst = base + (area.maxY - 1 - y) * area.width * 4
                 let src: UnsafePointer<UInt8>
@@ -203,31 +201,40 @@ struct ColorTables {
                     continue
                 }
                 let xs = exceptions.xs[exceptions.rows[y - area.y]..<exceptions.rows[y - area.y + 1]]
-                if held.count < 4 * xs.count { held = [UInt8](repeating: 0, count: 4 * xs.count) }
                 // Their bytes, before the loop overwrites a generator's.
-                for (k, x) in xs.enumerated() { for c in 0..<4 { held[4 * k + c] = src[4 * Int(x) + c] } }
+                held.removeAll(keepingCapacity: true)
+                for x in xs { held += UnsafeBufferPointer(start: src + 4 * Int(x), count: 4) }
                 factors.withRow(y, x0: area.x) { r, g, b in
                     m.apply(src, Int32(area.width), gains: (r, g, b), dst)
-                    // The exceptions: the chain's kernels on their decoded bytes, times their factors, encoded.
-                    for start in stride(from: xs.startIndex, to: xs.endIndex, by: RowEvaluator.spanWidth) {
-                        let part = xs[start..<min(start + RowEvaluator.spanWidth, xs.endIndex)], n = part.count
-                        held.withUnsafeMutableBufferPointer { h in
-                            let from = h.baseAddress! + 4 * (start - xs.startIndex)
-                            ColorMath.decodeTable.withUnsafeBufferPointer {
-                                pixelloops_decode_srgb8(from, Int32(n), $0.baseAddress!, scratch.r, scratch.g, scratch.b, nil)
-                            }
-                            scratch.a.update(repeating: 1, count: n)
-                            withUnsafeTemporaryAllocation(of: PlanarRow.self, capacity: 1) { others in
-                                for kernel in kernels { kernel.body(ColorSpan(out: scratch, others: others.baseAddress!, x0: 0, y: y, count: n)) }
-                            }
-                            for (k, x) in part.enumerated() {
-                                scratch.r[k] *= r[Int(x)]; scratch.g[k] *= g[Int(x)]; scratch.b[k] *= b[Int(x)]
-                            }
-                            PixelEncoding.encodeSRGB8(scratch, count: n, into: from)
-                            for (k, x) in part.enumerated() { for c in 0..<4 { dst[4 * Int(x) + c] = from[4 * k + c] } }
-                        }
-                    }
+                    if !xs.isEmpty { Self.renderExceptions(xs, bytes: &held, kernels: kernels, y: y, gains: (r, g, b), into: dst) }
                 }
+            }
+        }
+    }
+
+    /// Pixels `xs` of a row (their bytes `bytes`) by the float path's steps: the chain's kernels on the decoded
+    /// bytes, times the factors, encoded, into `dst`.
+    private static func renderExceptions(_ xs: ArraySlice<Int32>, bytes: inout [UInt8], kernels: [ColorKernel], y: Int,
+                                  gains: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+                                  into dst: UnsafeMutablePointer<UInt8>) {
+        let (row, memory) = RowEvaluator.makeRow()
+        defer { memory.deallocate() }
+        bytes.withUnsafeMutableBufferPointer { held in
+            for start in stride(from: 0, to: xs.count, by: RowEvaluator.spanWidth) {
+                let n = min(RowEvaluator.spanWidth, xs.count - start), part = xs.dropFirst(start).prefix(n)
+                let pixels = held.baseAddress! + 4 * start
+                ColorMath.decodeTable.withUnsafeBufferPointer {
+                    pixelloops_decode_srgb8(pixels, Int32(n), $0.baseAddress!, row.r, row.g, row.b, nil)
+                }
+                row.a.update(repeating: 1, count: n)
+                withUnsafeTemporaryAllocation(of: PlanarRow.self, capacity: 1) { others in
+                    for kernel in kernels { kernel.body(ColorSpan(out: row, others: others.baseAddress!, x0: 0, y: y, count: n)) }
+                }
+                for (k, x) in part.enumerated() {
+                    row.r[k] *= gains.0[Int(x)]; row.g[k] *= gains.1[Int(x)]; row.b[k] *= gains.2[Int(x)]
+                }
+                PixelEncoding.encodeSRGB8(row, count: n, into: pixels)
+                for (k, x) in part.enumerated() { (dst + 4 * Int(x)).update(from: pixels + 4 * k, count: 4) }
             }
         }
     }
