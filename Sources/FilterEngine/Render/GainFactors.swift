@@ -162,29 +162,59 @@ final class GainFactors: @unchecked Sendable {
         }
     }
 
-    /// The last two, by key and area.
+    /// The last few, by key and area. Factors are made the second time they are asked for: a render of a still or
+    /// a slider's step (whose factors change with each value) keeps the float path, which costs less than making
+    /// them (1080p: a few milliseconds); a video's second frame makes them for the rest.
     final class Kept: @unchecked Sendable {
+        private enum State {
+            case seen
+            case made(GainFactors)
+            /// Not opaque, not finite or too large: not tried again on every frame.
+            case refused
+        }
+
         private let lock = NSLock()
-        /// Factors that could not be kept (not opaque, too large) are remembered as nil, so as not to be tried on
-        /// every frame.
-        private var entries: [(key: Key, area: PixelRect, factors: GainFactors?)] = []
+        private var entries: [(key: Key, area: PixelRect, state: State)] = []
         /// How many factors were made or refused (tests).
         private(set) var made = 0
+        /// Two sets of factors (for a look and its variant) and the looks seen once since.
+        static let capacity = 4
 
         func factors(for key: Key, area: PixelRect, make: () -> GainFactors?) -> GainFactors? {
             lock.lock()
-            if let entry = entries.last(where: { $0.key == key && $0.area == area }) {
+            let index = entries.lastIndex { $0.key == key && $0.area == area }
+            switch index.map({ entries[$0].state }) {
+            case .made(let factors):
                 lock.unlock()
-                return entry.factors
+                return factors
+            case .refused:
+                lock.unlock()
+                return nil
+            case nil:
+                entries.append((key, area, .seen))
+                trim()
+                lock.unlock()
+                return nil
+            case .seen:
+                lock.unlock()
             }
-            lock.unlock()
             let factors = make()
             lock.lock()
             defer { lock.unlock() }
             made += 1
-            entries.append((key, area, factors))
-            if entries.count > 2 { entries.removeFirst() }
+            entries.removeAll { $0.key == key && $0.area == area }
+            entries.append((key, area, factors.map { .made($0) } ?? .refused))
+            trim()
             return factors
+        }
+
+        /// The oldest entries past the capacity go, and of those made, all but the last two.
+        private func trim() {
+            while entries.count > Self.capacity { entries.removeFirst() }
+            while entries.filter({ if case .made = $0.state { true } else { false } }).count > 2,
+                  let oldest = entries.firstIndex(where: { if case .made = $0.state { true } else { false } }) {
+                entries.remove(at: oldest)
+            }
         }
     }
 }
