@@ -2,13 +2,13 @@ import Foundation
 
 /// The factors a colour chain is scaled by on its way to the output (`ColorTables.gain`: the image above the
 /// chain with the chain made white), rendered once by the float path and kept by the render context for later
-/// /// renders of equal images: a video's frames under a vignette and film grain, a benchmark's repeats. Worked out
+/// renders of equal images: a video's frames under a vignette and film grain, a benchmark's repeats. Worked out
 /// again on every render they would cost what the float path saves (measured: the vintage chain 3.0–3.4 → 3.4–4.0
 /// ms a frame, one thread), so a gain path is taken only where its factors can be kept.
 final class GainFactors: @unchecked Sendable {
-    /// Planes over the area, row by row from its lowest y: one where every factor is grey, else red's, green's
-    /// and blue's. Every factor's alpha is 1 and its colour finite and at least 0.
-    let planes: [Float]
+    /// Red's, green's and blue's planes over the area, row by row from its lowest y (where every factor is grey,
+    /// red's stands for all). Every factor's alpha is 1 and its colour finite and at least 0.
+    private let planes: UnsafeMutablePointer<Float>
     let grey: Bool
     let area: PixelRect
     /// The largest factor: the matrix's rounding grows with it, in levels (`ColorTables.largestGain`).
@@ -25,12 +25,14 @@ final class GainFactors: @unchecked Sendable {
         let xs: [Int32]
     }
 
-    private init(planes: [Float], grey: Bool, area: PixelRect, largest: Float) {
+    private init(planes: UnsafeMutablePointer<Float>, grey: Bool, area: PixelRect, largest: Float) {
         self.planes = planes
         self.grey = grey
         self.area = area
         self.largest = largest
     }
+
+    deinit { planes.deallocate() }
 
     /// The pixels `tables` cannot take times these factors (the film grain's few over 2: a pixel of CIRandomGenerator
     /// whose alpha is far under its colour), found once a chain; nil where they are over a tenth of the area (the
@@ -47,14 +49,13 @@ final class GainFactors: @unchecked Sendable {
         let limit = tables.largestGain(upTo: largest)
         var rows = [0], xs: [Int32] = []
         let n = area.area
-        planes.withUnsafeBufferPointer { p in
-            for r in 0..<area.height {
-                for i in 0..<area.width {
-                    let at = r * area.width + i
-                    if p[at] > limit || (!grey && (p[n + at] > limit || p[2 * n + at] > limit)) { xs.append(Int32(i)) }
-                }
-                rows.append(xs.count)
+        let p = planes
+        for r in 0..<area.height {
+            for i in 0..<area.width {
+                let at = r * area.width + i
+                if p[at] > limit || (!grey && (p[n + at] > limit || p[2 * n + at] > limit)) { xs.append(Int32(i)) }
             }
+            rows.append(xs.count)
         }
         let result = xs.count * 10 <= n ? Exceptions(rows: rows, xs: xs) : nil
         lock.lock()
@@ -63,51 +64,64 @@ final class GainFactors: @unchecked Sendable {
         return result
     }
 
-    /// The factors of `image` over `area`: kept ones, or rendered by `render` and kept; nil where some factor is
-    /// not opaque, negative or not finite, or they would take over `limit` bytes.
-    static func of(_ image: Image, area: PixelRect, kept: Kept,
-                   render: (Image, PixelRect) throws -> PixelBuffer) -> GainFactors? {
+    /// The factors of `image` over `area`: kept ones, or rendered span by span by `spans` and kept; nil where some
+    /// factor is not opaque, negative or not finite, or they would take over `limit` bytes.
+    static func of(_ image: Image, area: PixelRect, kept: Kept, spans: (Image, PixelRect, @escaping Spans) throws -> Void) -> GainFactors? {
         guard let key = Key(image) else { return nil }
         return kept.factors(for: key, area: area) {
-            guard area.area * 3 * MemoryLayout<Float>.size <= limit, let pixels = try? render(image, area) else { return nil }
-            return GainFactors(pixels, area: area)
+            guard area.area * 3 * MemoryLayout<Float>.size <= limit else { return nil }
+            return make(image, area: area, spans: spans)
         }
     }
 
-    /// 1080p's three planes (25 MB) fit; a 24-megapixel photo's grey plane (96 MB) does not.
+    /// Where a render hands over its spans: `count` pixels of row `y` from `x`.
+    typealias Spans = @Sendable (_ x: Int, _ y: Int, _ count: Int, _ span: PlanarRow) -> Void
+
+    /// 1080p's three planes (25 MB) fit; a 24-megapixel photo's (288 MB) do not.
     static let limit = 32 << 20
 
-    private convenience init?(_ pixels: PixelBuffer, area: PixelRect) {
+    /// The factors copied from the render's spans into planes as they come (1080p: 19 ms through a whole buffer
+    /// of pixels, read again a pixel at a time, against a few here), each row's largest bit pattern kept: for
+    /// colours at least +0 it orders as the value, and it is under infinity's only where finite.
+    private static func make(_ image: Image, area: PixelRect, spans: (Image, PixelRect, @escaping Spans) throws -> Void) -> GainFactors? {
         let n = area.area
-        var grey = true, largest: Float = 0
-        for y in area.y..<area.maxY {
-            let row = pixels.row(y)
-            for i in 0..<area.width {
-                let p = row[i]
-                guard p.w == 1, p.x >= 0, p.y >= 0, p.z >= 0, p.x.isFinite, p.y.isFinite, p.z.isFinite else { return nil }
-                grey = grey && p.x == p.y && p.y == p.z
-                largest = max(largest, p.x, p.y, p.z)
+        nonisolated(unsafe) let planes = UnsafeMutablePointer<Float>.allocate(capacity: 3 * n)
+        nonisolated(unsafe) let tops = UnsafeMutablePointer<UInt32>.allocate(capacity: area.height)
+        tops.initialize(repeating: 0, count: area.height)
+        defer { tops.deallocate() }
+        let invalid = UInt32.max, one = Float(1).bitPattern
+        do {
+            try spans(image, area) { x, y, count, span in
+                let start = (y - area.y) * area.width + (x - area.x)
+                (planes + start).update(from: span.r, count: count)
+                (planes + n + start).update(from: span.g, count: count)
+                (planes + 2 * n + start).update(from: span.b, count: count)
+                var top: UInt32 = 0, notOne: UInt32 = 0
+                for i in 0..<count {
+                    top = max(top, span.r[i].bitPattern, span.g[i].bitPattern, span.b[i].bitPattern)
+                    notOne |= span.a[i].bitPattern ^ one
+                }
+                let row = y - area.y
+                tops[row] = max(tops[row], notOne == 0 ? top : invalid)
             }
+        } catch {
+            planes.deallocate()
+            return nil
         }
-        var planes = [Float](repeating: 0, count: grey ? n : 3 * n)
-        for y in area.y..<area.maxY {
-            let row = pixels.row(y), start = (y - area.y) * area.width
-            for i in 0..<area.width {
-                let p = row[i]
-                planes[start + i] = p.x
-                if !grey { planes[n + start + i] = p.y; planes[2 * n + start + i] = p.z }
-            }
+        let top = UnsafeBufferPointer(start: tops, count: area.height).max() ?? 0
+        guard top < Float.infinity.bitPattern else {
+            planes.deallocate()
+            return nil
         }
-        self.init(planes: planes, grey: grey, area: area, largest: largest)
+        let bytes = n * MemoryLayout<Float>.size
+        let grey = memcmp(planes, planes + n, bytes) == 0 && memcmp(planes, planes + 2 * n, bytes) == 0
+        return GainFactors(planes: planes, grey: grey, area: area, largest: Float(bitPattern: top))
     }
 
     /// Row `y`'s factors for `count` pixels from `x0` (inside the area): red's, green's and blue's planes.
     func withRow<R>(_ y: Int, x0: Int, _ body: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>) -> R) -> R {
-        let n = area.area, start = (y - area.y) * area.width + (x0 - area.x)
-        return planes.withUnsafeBufferPointer { p in
-            let r = p.baseAddress! + start
-            return grey ? body(r, r, r) : body(r, r + n, r + 2 * n)
-        }
+        let n = area.area, r = UnsafePointer(planes + (y - area.y) * area.width + (x0 - area.x))
+        return grey ? body(r, r, r) : body(r, r + n, r + 2 * n)
     }
 
     /// What fixes an image's pixels, where every node of it can say: kernels of any dependence but `.general` by
@@ -162,59 +176,29 @@ final class GainFactors: @unchecked Sendable {
         }
     }
 
-    /// The last few, by key and area. Factors are made the second time they are asked for: a render of a still or
-    /// a slider's step (whose factors change with each value) keeps the float path, which costs less than making
-    /// them (1080p: a few milliseconds); a video's second frame makes them for the rest.
+    /// The last two, by key and area.
     final class Kept: @unchecked Sendable {
-        private enum State {
-            case seen
-            case made(GainFactors)
-            /// Not opaque, not finite or too large: not tried again on every frame.
-            case refused
-        }
-
         private let lock = NSLock()
-        private var entries: [(key: Key, area: PixelRect, state: State)] = []
+        /// Factors that could not be kept (not opaque or finite, too large) are remembered as nil, so as not to be
+        /// tried on every frame.
+        private var entries: [(key: Key, area: PixelRect, factors: GainFactors?)] = []
         /// How many factors were made or refused (tests).
         private(set) var made = 0
-        /// Two sets of factors (for a look and its variant) and the looks seen once since.
-        static let capacity = 4
 
         func factors(for key: Key, area: PixelRect, make: () -> GainFactors?) -> GainFactors? {
             lock.lock()
-            let index = entries.lastIndex { $0.key == key && $0.area == area }
-            switch index.map({ entries[$0].state }) {
-            case .made(let factors):
+            if let entry = entries.last(where: { $0.key == key && $0.area == area }) {
                 lock.unlock()
-                return factors
-            case .refused:
-                lock.unlock()
-                return nil
-            case nil:
-                entries.append((key, area, .seen))
-                trim()
-                lock.unlock()
-                return nil
-            case .seen:
-                lock.unlock()
+                return entry.factors
             }
+            lock.unlock()
             let factors = make()
             lock.lock()
             defer { lock.unlock() }
             made += 1
-            entries.removeAll { $0.key == key && $0.area == area }
-            entries.append((key, area, factors.map { .made($0) } ?? .refused))
-            trim()
+            entries.append((key, area, factors))
+            if entries.count > 2 { entries.removeFirst() }
             return factors
-        }
-
-        /// The oldest entries past the capacity go, and of those made, all but the last two.
-        private func trim() {
-            while entries.count > Self.capacity { entries.removeFirst() }
-            while entries.filter({ if case .made = $0.state { true } else { false } }).count > 2,
-                  let oldest = entries.firstIndex(where: { if case .made = $0.state { true } else { false } }) {
-                entries.remove(at: oldest)
-            }
         }
     }
 }

@@ -118,7 +118,7 @@ public final class RenderContext: @unchecked Sendable {
                 tables.render(area: area, into: base, threads: options.threads)
                 return
             }
-            if let factors = GainFactors.of(gain.factors, area: area, kept: gainFactors, render: { try self.render($0, rect: $1.rect) }),
+            if let factors = GainFactors.of(gain.factors, area: area, kept: gainFactors, spans: eachSpan),
                let exceptions = factors.exceptions(for: tables) {
                 tables.render(area: area, into: base, threads: options.threads, factors: (factors, exceptions))
                 return
@@ -150,6 +150,22 @@ public final class RenderContext: @unchecked Sendable {
                     let count = min(RowEvaluator.spanWidth, x1 - x)
                     evaluator.evaluate(root, x0: x, y: y, count: count, into: span)
                     PixelEncoding.encodeSRGB8(span, count: count, into: line + (x - area.x) * 4)
+                }
+            }
+        }
+    }
+
+    /// `body` on every span of `image` over `area`, the rows in bands on the worker threads.
+    private func eachSpan(_ image: Image, _ area: PixelRect, _ body: @escaping GainFactors.Spans) throws {
+        try run(image, area) { evaluator, band in
+            let (span, memory) = RowEvaluator.makeRow()
+            defer { memory.deallocate() }
+            let root = evaluator.plan.nodes.count - 1
+            for y in band.y..<band.maxY {
+                for x in stride(from: area.x, to: area.maxX, by: RowEvaluator.spanWidth) {
+                    let count = min(RowEvaluator.spanWidth, area.maxX - x)
+                    evaluator.evaluate(root, x0: x, y: y, count: count, into: span)
+                    body(x, y, count, span)
                 }
             }
         }
