@@ -293,8 +293,8 @@ import FilterPipeline
     }
 
     /// Where the factors cannot stand for the float path the float path renders: a chain read by two inputs of a
-    /// multiply (not linear in it), factors from a general kernel (nothing says what fixes them), factors that are
-    /// not opaque (CIRandomGenerator's own pixels: refused once, remembered). A vignette that brightens (factors
+    /// multiply (not linear in it), factors from a general kernel (nothing says what fixes them) or reading the
+    /// picture itself (they change with it), factors that are not opaque (CIRandomGenerator's own pixels: refused once, remembered). A vignette that brightens (factors
     /// up to 10¹²) stays within a level, its largest factors by the float path's steps or all of it by the float
     /// path.
     @Test func gainsTheFactorsCannotStandFor() throws {
@@ -306,6 +306,9 @@ import FilterPipeline
         let gradient = try TestImages.filter("CILinearGradient", [:]).cropped(to: Self.picture.extent)
         let shaded = try TestImages.filter("CIMultiplyCompositing", ["inputImage": .image(gradient), "inputBackgroundImage": .image(warmed)])
         #expect(ColorTables.make(for: shaded, area: area) == nil)
+        // Factors that read the picture itself (it times its own warmer copy): they would change with every frame.
+        let selfLit = try TestImages.filter("CIMultiplyCompositing", ["inputImage": .image(Self.picture), "inputBackgroundImage": .image(warmed)])
+        #expect(ColorTables.make(for: selfLit, area: area) == nil)
         let noise = try TestImages.filter("CIRandomGenerator", [:]).cropped(to: Self.picture.extent)
         let context = RenderContext(options: .init(threads: 2))
         for _ in 0..<3 {

@@ -56,21 +56,22 @@ struct ColorTables {
 
     /// The tables for rendering `area` of `image`, or nil where the float path must render it.
     static func make(for image: Image, area: PixelRect, made: Made = ColorTables.made) -> ColorTables? {
-        if let (kernels, bytes) = chain(under: image, area: area) {
+        if let (kernels, bytes, _) = chain(under: image, area: area) {
             guard let (lookup, error) = tables(for: kernels, gained: false, made: made) else { return nil }
             return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: nil)
         }
         // The matrix loop's scaling needs AVX-512 (unmeasured elsewhere: the float path renders).
+        // Factors that read the picture itself change with it (a video's every frame): not worth keeping.
         guard pixelloops_has_byte_permutes() != 0, let (top, factors) = gainPath(image, area: area),
-              GainFactors.Key(factors) != nil,
-              let (kernels, bytes) = chain(under: top, area: area),
+              GainFactors.Key(factors) != nil, let (kernels, bytes, picture) = chain(under: top, area: area),
+              !factors.reads(picture),
               let (lookup, error) = tables(for: kernels, gained: true, made: made) else { return nil }
         return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: Gain(factors: factors, kernels: kernels))
     }
 
     /// The colour kernels of a chain from `image` down to opaque 8-bit pixels that cover `area`, in the order they
-    /// run, and those pixels.
-    private static func chain(under image: Image, area: PixelRect) -> (kernels: [ColorKernel], bytes: Bytes)? {
+    /// run, those pixels, and the image that holds them.
+    private static func chain(under image: Image, area: PixelRect) -> (kernels: [ColorKernel], bytes: Bytes, picture: Image)? {
         var kernels: [ColorKernel] = []
         var node = image
         while case .color(let kernel, let inputs) = node.kind, inputs.count == 1, kernel.dependence != .general,
@@ -91,7 +92,7 @@ struct ColorTables {
         default:
             return nil
         }
-        return (kernels.reversed(), bytes)
+        return (kernels.reversed(), bytes, node)
     }
 
     /// The chain's tables (made, or remembered), if they pass the sample check.
