@@ -12,6 +12,18 @@ static inline __m512i encode_index16(__m512 v, __m128i shift, __m512i first, __m
                                              _mm512_setzero_si512()), last);
 }
 
+// The encoded bytes of 64 colours by `steps`, from their slices (index >> 7) and places in them (index & 127).
+static inline __m512i step_bytes(const uint8_t *steps, __m512i slices, __m512i within) {
+    __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
+                                             _mm512_loadu_si512((const void *)(steps + 64)));
+    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
+        const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
+                                                           _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
+        bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
+    }
+    return bytes;
+}
+
 // Encoding by `steps` (ColorMath.encodeSteps): each colour's slice of the table (index >> 7) picks its first
 // byte and PIXELLOOPS_ENCODE_STEPS thresholds, one two-register byte permute a table for the 48 colours of sixteen
 // pixels at once, and the byte is the first plus the thresholds its low 7 bits reach. Measured on Zen 5 (C model,
@@ -22,15 +34,8 @@ static inline __m512i step_pixels(const uint8_t *steps, __m512i ir, __m512i ig, 
     const __m512i low = _mm512_set1_epi32(0x7F);
     const __m512i within = _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(ir, low),
         _mm512_slli_epi32(_mm512_and_si512(ig, low), 8)), _mm512_slli_epi32(_mm512_and_si512(ib, low), 16));
-    __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
-                                             _mm512_loadu_si512((const void *)(steps + 64)));
-    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
-        const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
-                                                           _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
-        bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
-    }
     // The alpha bytes (`alpha`'s top byte a lane) in place of the unused fourth lookups.
-    return _mm512_mask_blend_epi8(0x8888888888888888ull, bytes, alpha);
+    return _mm512_mask_blend_epi8(0x8888888888888888ull, step_bytes(steps, slices, within), alpha);
 }
 
 // The encode table's index of sixteen floats before its clamp: (bits >> shift) − base (`first` holds base).
@@ -50,14 +55,7 @@ static inline __m512i step_plane(const uint8_t *steps, __m512i i0, __m512i i1, _
     const __m512i low = _mm512_set1_epi16(0x7F);
     const __m512i slices = _mm512_packus_epi16(_mm512_srli_epi16(w0, 7), _mm512_srli_epi16(w1, 7));
     const __m512i within = _mm512_packus_epi16(_mm512_and_si512(w0, low), _mm512_and_si512(w1, low));
-    __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
-                                             _mm512_loadu_si512((const void *)(steps + 64)));
-    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
-        const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
-                                                           _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
-        bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
-    }
-    return bytes;
+    return step_bytes(steps, slices, within);
 }
 
 // Where the packs of `step_plane` put sixty-four pixels' bytes, for pixel-order registers k (pixels 16k…16k + 15):
