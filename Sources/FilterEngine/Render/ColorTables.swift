@@ -15,6 +15,8 @@ import Foundation
 ///   map in integer multiply-adds, each output encoded in registers).
 /// - as before the last, but then a kernel whose colour is a function of the luminance (CISepiaTone at
 ///   intensity 1) and any colour kernels: the luminance is summed in the same way and indexes output pixels.
+/// - with AVX-512, per-channel then affine kernels under kernels that scale colour (CIVignette, a multiply by a
+///   film grain): the `Matrix` loop times factors kept by the render context (`gain`, `GainFactors`).
 /// A table is used only where it gives the float path's bytes within one level on every channel of a sample
 /// of 8,192 colours (a 16³ lattice and 4,096 scattered), checked when it is made (well under a millisecond);
 /// otherwise the float path renders. A general 3D table was measured no faster than the float path (see
@@ -50,7 +52,7 @@ struct ColorTables {
     struct Gain {
         /// The image above the chain with the chain made white: its pixels are the factors (`GainFactors`).
         let factors: Image
-        /// The chain's kernels, for the check of the factors' largest (`acceptsGains`).
+        /// The chain's kernels, for the check of the largest factor (`largestGain`) and the pixels over it.
         let kernels: [ColorKernel]
     }
 
@@ -186,6 +188,9 @@ struct ColorTables {
         let lookup = lookup, kernels = gain?.kernels ?? []
         RenderContext.eachBand(area, threads: threads) { band in
             var held: [UInt8] = []
+            // A planar row for the exceptions, made at the first.
+            var scratch: (row: PlanarRow, memory: UnsafeMutablePointer<Float>)?
+            defer { scratch?.memory.deallocate() }
             for y in band.y..<band.maxY {
                 let dst = base + (area.maxY - 1 - y) * area.width * 4
                 let src: UnsafePointer<UInt8>
@@ -207,19 +212,19 @@ struct ColorTables {
                 for x in xs { held += UnsafeBufferPointer(start: src + 4 * Int(x), count: 4) }
                 factors.withRow(y, x0: area.x) { r, g, b in
                     m.apply(src, Int32(area.width), gains: (r, g, b), dst)
-                    if !xs.isEmpty { Self.renderExceptions(xs, bytes: &held, kernels: kernels, y: y, gains: (r, g, b), into: dst) }
+                    guard !xs.isEmpty else { return }
+                    if scratch == nil { scratch = RowEvaluator.makeRow() }
+                    Self.renderExceptions(xs, bytes: &held, kernels: kernels, y: y, gains: (r, g, b), row: scratch!.row, into: dst)
                 }
             }
         }
     }
 
-    /// Pixels `xs` of a row (their bytes `bytes`) by the float path's steps: the chain's kernels on the decoded
-    /// bytes, times the factors, encoded, into `dst`.
+    /// Pixels `xs` of a row (their bytes `bytes`) by the float path's steps in `row`: the chain's kernels on the
+    /// decoded bytes, times the factors, encoded, into `dst`.
     private static func renderExceptions(_ xs: ArraySlice<Int32>, bytes: inout [UInt8], kernels: [ColorKernel], y: Int,
-                                  gains: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
-                                  into dst: UnsafeMutablePointer<UInt8>) {
-        let (row, memory) = RowEvaluator.makeRow()
-        defer { memory.deallocate() }
+                                         gains: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>),
+                                         row: PlanarRow, into dst: UnsafeMutablePointer<UInt8>) {
         bytes.withUnsafeMutableBufferPointer { held in
             for start in stride(from: 0, to: xs.count, by: RowEvaluator.spanWidth) {
                 let n = min(RowEvaluator.spanWidth, xs.count - start), part = xs.dropFirst(start).prefix(n)

@@ -23,7 +23,8 @@ public final class RenderContext: @unchecked Sendable {
         /// and throws `RenderError.timeLimit`.
         public var timeLimit: Double?
         /// 8-bit renders of per-channel, affine and luminance colour chains over opaque 8-bit pictures by tables,
-        /// within one level of the float path (`ColorTables`); false: always the float path (`render --exact`).
+        /// and of such chains under vignettes and multiplies by kept factors, within one level of the float path
+        /// (`ColorTables`, `GainFactors`); false: always the float path (`render --exact`).
         public var colorTables: Bool
 
         public init(threads: Int = ProcessInfo.processInfo.activeProcessorCount, bandHeight: Int? = nil,
