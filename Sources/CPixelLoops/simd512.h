@@ -5,15 +5,26 @@
 #if defined(__AVX512VBMI__)
 #include <immintrin.h>
 
-// The encode table's index of sixteen floats: clamp((bits >> shift) − base, 0, top), as ColorMath.encodeTable
-// defines it (`first` holds base, `last` top).
-static inline __m512i encode_index16(__m512 v, __m128i shift, __m512i first, __m512i last) {
-    return _mm512_min_epi32(_mm512_max_epi32(_mm512_sub_epi32(_mm512_sra_epi32(_mm512_castps_si512(v), shift), first),
-                                             _mm512_setzero_si512()), last);
+// The encode table's index of sixteen floats before its clamp: (bits >> shift) − base (`first` holds base).
+static inline __m512i encode_offset16(__m512 v, __m128i shift, __m512i first) {
+    return _mm512_sub_epi32(_mm512_sra_epi32(_mm512_castps_si512(v), shift), first);
 }
 
-// The encoded bytes of 64 colours by `steps`, from their slices (index >> 7) and places in them (index & 127).
-static inline __m512i step_bytes(const uint8_t *steps, __m512i slices, __m512i within) {
+// One channel of sixty-four pixels encoded by `steps` (ColorMath.encodeSteps) from its indices before the clamp
+// (`encode_offset16` of pixels 0–15, 16–31, 32–47, 48–63; `top` holds the last index in 16-bit lanes). Each
+// colour's slice of the table (index >> 7) picks its first byte and PIXELLOOPS_ENCODE_STEPS thresholds, one
+// two-register byte permute a table for the 64 colours at once, and the byte is the first plus the thresholds its
+// place in the slice (index & 127) reaches. The indices are clamped while packed to words, then split into slice and
+// place bytes, so that every step serves 64 colours of one channel (48 of three, the alpha lanes wasted, before).
+// The bytes come out in `packed_order`. Measured on Zen 5 (C model, one thread, rows of 1920): the opaque encode
+// 0.80 → 0.62 ms a frame (1.73 by AVX2 gathers).
+static inline __m512i step_plane(const uint8_t *steps, __m512i i0, __m512i i1, __m512i i2, __m512i i3, __m512i top) {
+    // The saturating packs clamp below 0 (and over 65535), the minimum over the last index.
+    const __m512i w0 = _mm512_min_epu16(_mm512_packus_epi32(i0, i1), top);
+    const __m512i w1 = _mm512_min_epu16(_mm512_packus_epi32(i2, i3), top);
+    const __m512i low = _mm512_set1_epi16(0x7F);
+    const __m512i slices = _mm512_packus_epi16(_mm512_srli_epi16(w0, 7), _mm512_srli_epi16(w1, 7));
+    const __m512i within = _mm512_packus_epi16(_mm512_and_si512(w0, low), _mm512_and_si512(w1, low));
     __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
                                              _mm512_loadu_si512((const void *)(steps + 64)));
     for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
@@ -22,40 +33,6 @@ static inline __m512i step_bytes(const uint8_t *steps, __m512i slices, __m512i w
         bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));
     }
     return bytes;
-}
-
-// Encoding by `steps` (ColorMath.encodeSteps): each colour's slice of the table (index >> 7) picks its first
-// byte and PIXELLOOPS_ENCODE_STEPS thresholds, one two-register byte permute a table for the 48 colours of sixteen
-// pixels at once, and the byte is the first plus the thresholds its low 7 bits reach. Measured on Zen 5 (C model,
-// one thread, rows of 1920, opaque): 0.77 ms a frame against 1.46 by sixteen-lane gathers and 1.73 by eight-lane.
-static inline __m512i step_pixels(const uint8_t *steps, __m512i ir, __m512i ig, __m512i ib, __m512i alpha) {
-    const __m512i slices = _mm512_or_si512(_mm512_or_si512(_mm512_srli_epi32(ir, 7),
-        _mm512_slli_epi32(_mm512_srli_epi32(ig, 7), 8)), _mm512_slli_epi32(_mm512_srli_epi32(ib, 7), 16));
-    const __m512i low = _mm512_set1_epi32(0x7F);
-    const __m512i within = _mm512_or_si512(_mm512_or_si512(_mm512_and_si512(ir, low),
-        _mm512_slli_epi32(_mm512_and_si512(ig, low), 8)), _mm512_slli_epi32(_mm512_and_si512(ib, low), 16));
-    // The alpha bytes (`alpha`'s top byte a lane) in place of the unused fourth lookups.
-    return _mm512_mask_blend_epi8(0x8888888888888888ull, step_bytes(steps, slices, within), alpha);
-}
-
-// The encode table's index of sixteen floats before its clamp: (bits >> shift) − base (`first` holds base).
-static inline __m512i encode_offset16(__m512 v, __m128i shift, __m512i first) {
-    return _mm512_sub_epi32(_mm512_sra_epi32(_mm512_castps_si512(v), shift), first);
-}
-
-// One channel of sixty-four pixels encoded by `steps` as `step_pixels` does, from its indices before the clamp
-// (`encode_offset16` of pixels 0–15, 16–31, 32–47, 48–63; `top` holds the last index in 16-bit lanes): clamped
-// while packed to words, then split into slice and place bytes, so that every step serves 64 colours instead of
-// 48. The bytes come out in `packed_order`. Measured on Zen 5 (C model, one thread, rows of 1920): the opaque
-// encode 0.80 → 0.62 ms a frame.
-static inline __m512i step_plane(const uint8_t *steps, __m512i i0, __m512i i1, __m512i i2, __m512i i3, __m512i top) {
-    // The saturating packs clamp below 0 (and over 65535), the minimum over the last index.
-    const __m512i w0 = _mm512_min_epu16(_mm512_packus_epi32(i0, i1), top);
-    const __m512i w1 = _mm512_min_epu16(_mm512_packus_epi32(i2, i3), top);
-    const __m512i low = _mm512_set1_epi16(0x7F);
-    const __m512i slices = _mm512_packus_epi16(_mm512_srli_epi16(w0, 7), _mm512_srli_epi16(w1, 7));
-    const __m512i within = _mm512_packus_epi16(_mm512_and_si512(w0, low), _mm512_and_si512(w1, low));
-    return step_bytes(steps, slices, within);
 }
 
 // Where the packs of `step_plane` put sixty-four pixels' bytes, for pixel-order registers k (pixels 16k…16k + 15):
@@ -75,7 +52,8 @@ static inline __m512i packed_order(int k) {
 
 // Pixels 16k…16k + 15 of three channels' `step_plane` bytes (`order` = packed_order(k)), with `alpha`'s top bytes.
 static inline __m512i planes_to_pixels(__m512i red, __m512i green, __m512i blue, __m512i order, __m512i alpha) {
-    const __m512i rg = _mm512_permutex2var_epi8(red, order, green);
+    // The alpha lanes zero, for `alpha`'s bytes.
+    const __m512i rg = _mm512_maskz_permutex2var_epi8(0x3333333333333333ull, red, order, green);
     return _mm512_or_si512(_mm512_mask_permutexvar_epi8(rg, 0x4444444444444444ull, order, blue), alpha);
 }
 

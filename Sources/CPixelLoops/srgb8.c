@@ -226,28 +226,40 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
     int i = 0;
 #if defined(__AVX512VBMI__)
     if (steps) {
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi32(top);
+        // Sixty-four pixels a step, each channel's encode by `step_plane`.
+        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi16((short)top);
         const __m512 fzero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), levels = _mm512_set1_ps(255),
                      half = _mm512_set1_ps(0.5f);
         const __m128i count_ = _mm_cvtsi32_si128(shift);
         const __m512i empty = _mm512_set1_epi32((int)(table[0] | (uint32_t)table[0] << 8 | (uint32_t)table[0] << 16));
-        for (; i + 16 <= count; i += 16) {
-            const __m512 alpha = _mm512_loadu_ps(a + i);
-            const __m512i any = _mm512_or_si512(
-                _mm512_or_si512(_mm512_castps_si512(alpha), _mm512_loadu_si512((const void *)(r + i))),
-                _mm512_or_si512(_mm512_loadu_si512((const void *)(g + i)), _mm512_loadu_si512((const void *)(b + i))));
+        const __m512i order[4] = {packed_order(0), packed_order(1), packed_order(2), packed_order(3)};
+        const float *channel[3] = {r, g, b};
+        for (; i + 64 <= count; i += 64) {
+            __m512i any = _mm512_setzero_si512();
+            for (int k = 0; k < 64; k += 16)
+                any = _mm512_or_si512(any, _mm512_or_si512(
+                    _mm512_or_si512(_mm512_loadu_si512((const void *)(a + i + k)), _mm512_loadu_si512((const void *)(r + i + k))),
+                    _mm512_or_si512(_mm512_loadu_si512((const void *)(g + i + k)), _mm512_loadu_si512((const void *)(b + i + k)))));
             if (!_mm512_test_epi32_mask(any, any)) {
-                _mm512_storeu_si512((void *)(rgba + 4 * i), empty);
+                for (int k = 0; k < 4; k++) _mm512_storeu_si512((void *)(rgba + 4 * (i + 16 * k)), empty);
                 continue;
             }
-            const __m512 inv = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(alpha, fzero, _CMP_GT_OQ), one, alpha);
-            const __m512 clamped = _mm512_min_ps(one, _mm512_max_ps(fzero, alpha));
-            const __m512i alphaByte = _mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(clamped, levels), half));
-            _mm512_storeu_si512((void *)(rgba + 4 * i), step_pixels(steps,
-                encode_index16(_mm512_mul_ps(_mm512_loadu_ps(r + i), inv), count_, first, last),
-                encode_index16(_mm512_mul_ps(_mm512_loadu_ps(g + i), inv), count_, first, last),
-                encode_index16(_mm512_mul_ps(_mm512_loadu_ps(b + i), inv), count_, first, last),
-                _mm512_slli_epi32(alphaByte, 24)));
+            __m512 inv[4];
+            __m512i alphas[4], bytes[3];
+            for (int q = 0; q < 4; q++) {
+                const __m512 alpha = _mm512_loadu_ps(a + i + 16 * q);
+                inv[q] = _mm512_maskz_div_ps(_mm512_cmp_ps_mask(alpha, fzero, _CMP_GT_OQ), one, alpha);
+                const __m512 clamped = _mm512_min_ps(one, _mm512_max_ps(fzero, alpha));
+                alphas[q] = _mm512_slli_epi32(_mm512_cvttps_epi32(_mm512_add_ps(_mm512_mul_ps(clamped, levels), half)), 24);
+            }
+            for (int c = 0; c < 3; c++) {
+                __m512i index[4];
+                for (int q = 0; q < 4; q++)
+                    index[q] = encode_offset16(_mm512_mul_ps(_mm512_loadu_ps(channel[c] + i + 16 * q), inv[q]), count_, first);
+                bytes[c] = step_plane(steps, index[0], index[1], index[2], index[3], last);
+            }
+            for (int k = 0; k < 4; k++)
+                _mm512_storeu_si512((void *)(rgba + 4 * (i + 16 * k)), planes_to_pixels(bytes[0], bytes[1], bytes[2], order[k], alphas[k]));
         }
     }
 #endif
