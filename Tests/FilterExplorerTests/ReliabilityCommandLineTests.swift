@@ -48,6 +48,22 @@ import FilterExplorer
         #expect(FileManager.default.fileExists(atPath: output))
     }
 
+    /// 100,000 vignettes (kernels that scale colour, which the colour tables look under, one level a kernel):
+    /// the render ends, as through 100,000 exposure steps.
+    @Test func aChainOf100000VignettesRendersOrSaysWhy() throws {
+        let directory = try Self.directory()
+        defer { try? FileManager.default.removeItem(at: directory) }
+        let step = #"{"filter": "CIVignette", "inputs": {"inputIntensity": 0.001}}"#
+        let text = #"[{"filter": "CIConstantColorGenerator", "inputs": {"inputColor": [0.5, 0.2, 0.1, 1]}},"#
+            + #"{"filter": "CICrop", "inputs": {"inputRectangle": [0, 0, 8, 8]}},"#
+            + Array(repeating: step, count: 100_000).joined(separator: ",") + "]"
+        let recipe = try Self.write(text, "vignettes.json", in: directory)
+        let output = directory.appendingPathComponent("vignettes.png").path
+        let result = try cli.run("render", "--recipe", recipe, "--crop", "0,0,4,4", "-o", output)
+        #expect(result.status == 0, "\(result.stderr)")
+        #expect(FileManager.default.fileExists(atPath: output))
+    }
+
     @Test func aRecipeOverTheSizeLimitIsRefusedWithOneLine() throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }

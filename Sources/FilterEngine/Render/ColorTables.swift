@@ -110,15 +110,16 @@ struct ColorTables {
     }
 
     /// Under gain kernels, the top of a colour chain over 8-bit pixels that reaches the result through one input
-    /// of each, and the image above it with that chain made white (the factors).
-    private static func gainPath(_ image: Image, area: PixelRect) -> (chain: Image, factors: Image)? {
-        guard case .color(let kernel, let inputs) = image.kind, kernel.dependence == .gain else { return nil }
+    /// of each, and the image above it with that chain made white (the factors). Up to `depth` gain kernels deep
+    /// (a recipe of thousands of vignettes keeps the float path rather than this recursion's stack).
+    private static func gainPath(_ image: Image, area: PixelRect, depth: Int = 32) -> (chain: Image, factors: Image)? {
+        guard depth > 0, case .color(let kernel, let inputs) = image.kind, kernel.dependence == .gain else { return nil }
         for (k, input) in inputs.enumerated() {
             let found: (chain: Image, factors: Image)?
             if chain(under: input, area: area) != nil {
                 found = (input, Image(extent: input.extent, kind: .constant(Pixel(1, 1, 1, 1))))
             } else {
-                found = gainPath(input, area: area)
+                found = gainPath(input, area: area, depth: depth - 1)
             }
             guard let found else { continue }
             // The result is linear in the chain only if no other input reads it.
