@@ -72,7 +72,7 @@ static const uint8_t pair_order[64] = {
     80, 84, 88, 92, 32, 36, 40, 44, 96, 100, 104, 108, 32, 36, 40, 44, 96, 100, 104, 108, 48, 52, 56, 60, 112, 116,
     120, 124, 48, 52, 56, 60, 112, 116, 120, 124};
 
-// One channel's bytes of sixty-four pixels (four registers of sixteen), in `plane_order` plus the channel.
+// One channel's bytes of sixty-four pixels (four registers of sixteen), in an order plus the channel.
 static inline __m512i channel_plane(__m512i p0, __m512i p1, __m512i p2, __m512i p3, __m512i order) {
     return _mm512_mask_blend_epi8(0xFF00FF00FF00FF00ull, _mm512_permutex2var_epi8(p0, order, p1),
                                   _mm512_permutex2var_epi8(p2, order, p3));
@@ -116,12 +116,13 @@ static inline void sum_words64(const uint8_t *split, const __m512i planes[3], co
     *hi = h;
 }
 
-// The three channels of sixty-four pixels (four registers of sixteen) in `plane_order`, and their top bits.
-static inline void channel_planes(const uint8_t *src, __m512i planes[3], __mmask64 upper[3]) {
+// The three channels of sixty-four pixels (four registers of sixteen) in `order` (`plane_order` or `pair_order`),
+// and their top bits.
+static inline void channel_planes(const uint8_t *src, const uint8_t order_[64], __m512i planes[3], __mmask64 upper[3]) {
     const __m512i p0 = _mm512_loadu_si512((const void *)src), p1 = _mm512_loadu_si512((const void *)(src + 64));
     const __m512i p2 = _mm512_loadu_si512((const void *)(src + 128)), p3 = _mm512_loadu_si512((const void *)(src + 192));
     for (int c = 0; c < 3; c++) {
-        const __m512i order = _mm512_add_epi8(_mm512_loadu_si512((const void *)plane_order), _mm512_set1_epi8((char)c));
+        const __m512i order = _mm512_add_epi8(_mm512_loadu_si512((const void *)order_), _mm512_set1_epi8((char)c));
         planes[c] = channel_plane(p0, p1, p2, p3, order);
         upper[c] = _mm512_movepi8_mask(planes[c]);
     }

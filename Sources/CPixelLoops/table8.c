@@ -43,7 +43,7 @@ void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *
         for (int k = 0; k < 256; k += 64) _mm_prefetch((const char *)(src + 4 * i + 2048 + k), _MM_HINT_T0);
         __m512i planes[3], lo, hi;
         __mmask64 upper[3];
-        channel_planes(src + 4 * i, planes, upper);
+        channel_planes(src + 4 * i, plane_order, planes, upper);
         sum_words64(split, planes, upper, &lo, &hi);
         // The entries by gathers (measured on Zen 5 faster than scalar loads from this L2-sized table: 0.82–0.84
         // against 0.94–0.96 ms a frame, one thread).
@@ -126,15 +126,11 @@ void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *wor
     const ByteTable low[3] = {byte_table(bytes), byte_table(bytes + 512), byte_table(bytes + 1024)};
     const ByteTable high[3] = {byte_table(bytes + 256), byte_table(bytes + 768), byte_table(bytes + 1280)};
     for (; i + 64 <= count; i += 64) {
-        const uint8_t *p = src + 4 * i;
-        const __m512i p0 = _mm512_loadu_si512((const void *)p), p1 = _mm512_loadu_si512((const void *)(p + 64));
-        const __m512i p2 = _mm512_loadu_si512((const void *)(p + 128)), p3 = _mm512_loadu_si512((const void *)(p + 192));
-        __m512i lo[3], hi[3];
+        __m512i planes[3], lo[3], hi[3];
+        __mmask64 upper[3];
+        channel_planes(src + 4 * i, pair_order, planes, upper);
         for (int j = 0; j < 3; j++) {
-            const __m512i plane = channel_plane(p0, p1, p2, p3, _mm512_add_epi8(_mm512_loadu_si512((const void *)pair_order),
-                                                                                 _mm512_set1_epi8((char)j)));
-            const __mmask64 upper = _mm512_movepi8_mask(plane);
-            const __m512i l = lookup_table(&low[j], plane, upper), h = lookup_table(&high[j], plane, upper);
+            const __m512i l = lookup_table(&low[j], planes[j], upper[j]), h = lookup_table(&high[j], planes[j], upper[j]);
             lo[j] = _mm512_unpacklo_epi8(l, h);
             hi[j] = _mm512_unpackhi_epi8(l, h);
         }

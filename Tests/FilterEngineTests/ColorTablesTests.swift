@@ -283,7 +283,7 @@ import FilterPipeline
                 // The gain path rendered: its factors are kept and take the chain, but for a few pixels (the grain's
                 // over what the matrix's rounding allows), which the float path's steps did.
                 let area = PixelRect(covering: picture.extent), gain = try #require(tables.gain)
-                let factors = try #require(GainFactors.of(gain.factors, area: area, kept: kept, spans: { _, _, _ in throw RenderError.emptyRect }))
+                let factors = try #require(GainFactors.of(gain.factors, key: gain.key, area: area, kept: kept, spans: { _, _, _ in throw RenderError.emptyRect }))
                 let exceptions = try #require(factors.exceptions(for: tables))
                 #expect(exceptions.xs.count > 0 && exceptions.xs.count * 50 < area.area, "\(exceptions.xs.count) exceptions")
                 _ = try Self.bytes(try Self.vintage(picture, intensity: intensity), context, picture.extent)

@@ -52,6 +52,8 @@ struct ColorTables {
     struct Gain {
         /// The image above the chain with the chain made white: its pixels are the factors (`GainFactors`).
         let factors: Image
+        /// What fixes the factors, by which the render context keeps them.
+        let key: GainFactors.Key
         /// The chain's kernels, for the check of the largest factor (`largestGain`) and the pixels over it.
         let kernels: [ColorKernel]
     }
@@ -64,11 +66,10 @@ struct ColorTables {
         }
         // The matrix loop's scaling needs AVX-512 (unmeasured elsewhere: the float path renders).
         // Factors that read the picture itself change with it (a video's every frame): not worth keeping.
-        guard pixelloops_has_byte_permutes() != 0, let (top, factors) = gainPath(image, area: area),
-              GainFactors.Key(factors) != nil, let (kernels, bytes, picture) = chain(under: top, area: area),
-              !factors.reads(picture),
+        guard Matrix.available, let (top, factors) = gainPath(image, area: area), let key = GainFactors.Key(factors),
+              let (kernels, bytes, picture) = chain(under: top, area: area), !factors.reads(picture),
               let (lookup, error) = tables(for: kernels, gained: true, made: made) else { return nil }
-        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: Gain(factors: factors, kernels: kernels))
+        return ColorTables(bytes: bytes, lookup: lookup, sampleError: error, gain: Gain(factors: factors, key: key, kernels: kernels))
     }
 
     /// The colour kernels of a chain from `image` down to opaque 8-bit pixels that cover `area`, in the order they
@@ -274,7 +275,7 @@ struct ColorTables {
             return luminanceTables(linear.tables, rest: kernels[end...], weights: weights)
         }
         guard split < end, kernels[end...].allSatisfy({ $0.dependence == .perChannel }) else { return nil }
-        if kernels[end...].isEmpty, pixelloops_has_byte_permutes() != 0, let matrix = Matrix(linear) { return .matrix(matrix) }
+        if kernels[end...].isEmpty, let matrix = Matrix(linear) { return .matrix(matrix) }
         return affineTables(linear.tables, suffix: kernels[end...])
     }
 
@@ -351,7 +352,7 @@ struct ColorTables {
     /// 2^a a unit (a up to 14: 16384 steps a unit, 0.2 of a level at the sRGB curve's toe), the coefficients
     /// and offsets in 16-bit words at 2^b a unit with b up to 14 and |coefficient| ≤ 16383, so that four
     /// products sum within 32 bits; the sum is the value at 2^(a + b) a unit, whose float conversion scales by
-    /// its exponent alone. Nil where the values span more than 32767 steps at 2^0.
+    /// its exponent alone. Nil where the values span more than 32767 steps at 2^0, or without the loop.
     struct Matrix {
         let words: [UInt64]
         let coefficients: [Int16]
@@ -359,7 +360,11 @@ struct ColorTables {
         let one: Int
         let exponent: Int
 
+        /// Whether the loop runs here: AVX-512 byte permutes (where it beats the tables' sums) and the encode's steps.
+        static var available: Bool { pixelloops_has_byte_permutes() != 0 && ColorMath.encodeSteps != nil }
+
         init?(_ linear: Linear) {
+            guard Self.available else { return nil }
             let values = linear.channels.flatMap { [$0.x, $0.y, $0.z] }
             let factors = linear.columns.flatMap { [$0.x, $0.y, $0.z] } + [linear.offset.x, linear.offset.y, linear.offset.z]
             guard let a = Self.bits(for: values, limit: 32767), let b = Self.bits(for: factors, limit: 16383) else { return nil }

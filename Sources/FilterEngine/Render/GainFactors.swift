@@ -66,9 +66,9 @@ final class GainFactors: @unchecked Sendable {
 
     /// The factors of `image` over `area`: kept ones, or rendered span by span by `spans` and kept; nil where some
     /// factor is not opaque, negative or not finite, or they would take over `limit` bytes.
-    static func of(_ image: Image, area: PixelRect, kept: Kept, spans: (Image, PixelRect, @escaping Spans) throws -> Void) -> GainFactors? {
-        guard let key = Key(image) else { return nil }
-        return kept.factors(for: key, area: area) {
+    static func of(_ image: Image, key: Key, area: PixelRect, kept: Kept,
+                   spans: (Image, PixelRect, @escaping Spans) throws -> Void) -> GainFactors? {
+        kept.factors(for: key, area: area) {
             guard area.area * 3 * MemoryLayout<Float>.size <= limit else { return nil }
             return make(image, area: area, spans: spans)
         }

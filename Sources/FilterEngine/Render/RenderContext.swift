@@ -119,7 +119,7 @@ public final class RenderContext: @unchecked Sendable {
                 tables.render(area: area, into: base, threads: options.threads)
                 return
             }
-            if let factors = GainFactors.of(gain.factors, area: area, kept: gainFactors, spans: eachSpan),
+            if let factors = GainFactors.of(gain.factors, key: gain.key, area: area, kept: gainFactors, spans: eachSpan),
                let exceptions = factors.exceptions(for: tables) {
                 tables.render(area: area, into: base, threads: options.threads, factors: (factors, exceptions))
                 return
