@@ -36,29 +36,24 @@ import FilterExplorer
     }
 
     @Test func aChainOf100000ColourStepsRendersOrSaysWhy() throws {
-        let directory = try Self.directory()
-        defer { try? FileManager.default.removeItem(at: directory) }
-        let step = #"{"filter": "CIExposureAdjust", "inputs": {"inputEV": 0}}"#
-        let text = #"[{"filter": "CIConstantColorGenerator", "inputs": {"inputColor": [0.5, 0.2, 0.1, 1]}},"#
-            + Array(repeating: step, count: 100_000).joined(separator: ",") + "]"
-        let recipe = try Self.write(text, "chain.json", in: directory)
-        let output = directory.appendingPathComponent("chain.png").path
-        let result = try cli.run("render", "--recipe", recipe, "--crop", "0,0,4,4", "-o", output)
-        #expect(result.status == 0, "\(result.stderr)")
-        #expect(FileManager.default.fileExists(atPath: output))
+        try renders100000(#"{"filter": "CIExposureAdjust", "inputs": {"inputEV": 0}}"#, after: "")
     }
 
     /// 100,000 vignettes (kernels that scale colour, which the colour tables look under, one level a kernel):
     /// the render ends, as through 100,000 exposure steps.
     @Test func aChainOf100000VignettesRendersOrSaysWhy() throws {
+        try renders100000(#"{"filter": "CIVignette", "inputs": {"inputIntensity": 0.001}}"#,
+                          after: #"{"filter": "CICrop", "inputs": {"inputRectangle": [0, 0, 8, 8]}},"#)
+    }
+
+    /// `render` of a constant colour, then `after`, then 100,000 of `step`, over its 4 × 4 corner: a file comes out.
+    private func renders100000(_ step: String, after: String) throws {
         let directory = try Self.directory()
         defer { try? FileManager.default.removeItem(at: directory) }
-        let step = #"{"filter": "CIVignette", "inputs": {"inputIntensity": 0.001}}"#
-        let text = #"[{"filter": "CIConstantColorGenerator", "inputs": {"inputColor": [0.5, 0.2, 0.1, 1]}},"#
-            + #"{"filter": "CICrop", "inputs": {"inputRectangle": [0, 0, 8, 8]}},"#
+        let text = #"[{"filter": "CIConstantColorGenerator", "inputs": {"inputColor": [0.5, 0.2, 0.1, 1]}},"# + after
             + Array(repeating: step, count: 100_000).joined(separator: ",") + "]"
-        let recipe = try Self.write(text, "vignettes.json", in: directory)
-        let output = directory.appendingPathComponent("vignettes.png").path
+        let recipe = try Self.write(text, "chain.json", in: directory)
+        let output = directory.appendingPathComponent("chain.png").path
         let result = try cli.run("render", "--recipe", recipe, "--crop", "0,0,4,4", "-o", output)
         #expect(result.status == 0, "\(result.stderr)")
         #expect(FileManager.default.fileExists(atPath: output))
