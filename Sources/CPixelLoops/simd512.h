@@ -10,15 +10,17 @@ static inline __m512i encode_offset16(__m512 v, __m128i shift, __m512i first) {
     return _mm512_sub_epi32(_mm512_sra_epi32(_mm512_castps_si512(v), shift), first);
 }
 
-// One channel of sixty-four pixels encoded by `steps` (ColorMath.encodeSteps) from its indices before the clamp
-// (`encode_offset16` of pixels 0–15, 16–31, 32–47, 48–63; `top` holds the last index in 16-bit lanes). Each
-// colour's slice of the table (index >> 7) picks its first byte and PIXELLOOPS_ENCODE_STEPS thresholds, one
-// two-register byte permute a table for the 64 colours at once, and the byte is the first plus the thresholds its
-// place in the slice (index & 127) reaches. The indices are clamped while packed to words, then split into slice and
-// place bytes, so that every step serves 64 colours of one channel (48 of three, the alpha lanes wasted, before).
-// The bytes come out in `packed_order`. Measured on Zen 5 (C model, one thread, rows of 1920): the opaque encode
-// 0.80 → 0.62 ms a frame (1.73 by AVX2 gathers).
-static inline __m512i step_plane(const uint8_t *steps, __m512i i0, __m512i i1, __m512i i2, __m512i i3, __m512i top) {
+// One channel of sixty-four pixels encoded by `steps` from their indices before the clamp (pixels 0–15, 16–31,
+// 32–47, 48–63; `top` holds the last index in 16-bit lanes): ColorMath.encodeSteps (`count` =
+// PIXELLOOPS_ENCODE_STEPS) from `encode_offset16`, or the matrix loop's roots (PIXELLOOPS_ROOT_STEPS). Each
+// colour's slice of the table (index >> 7) picks its first byte and `count` thresholds, one two-register byte
+// permute a table for the 64 colours at once, and the byte is the first plus the thresholds its place in the slice
+// (index & 127) reaches. The indices are clamped while packed to words, then split into slice and place bytes, so
+// that every step serves 64 colours of one channel (48 of three, the alpha lanes wasted, before). The bytes come
+// out in `packed_order`. Measured on Zen 5 (C model, one thread, rows of 1920): the opaque encode 0.80 → 0.62 ms a
+// frame (1.73 by AVX2 gathers).
+static inline __m512i step_plane(const uint8_t *steps, int count, __m512i i0, __m512i i1, __m512i i2, __m512i i3,
+                                 __m512i top) {
     // The saturating packs clamp below 0 (and over 65535), the minimum over the last index.
     const __m512i w0 = _mm512_min_epu16(_mm512_packus_epi32(i0, i1), top);
     const __m512i w1 = _mm512_min_epu16(_mm512_packus_epi32(i2, i3), top);
@@ -27,7 +29,7 @@ static inline __m512i step_plane(const uint8_t *steps, __m512i i0, __m512i i1, _
     const __m512i within = _mm512_packus_epi16(_mm512_and_si512(w0, low), _mm512_and_si512(w1, low));
     __m512i bytes = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)steps), slices,
                                              _mm512_loadu_si512((const void *)(steps + 64)));
-    for (int k = 1; k <= PIXELLOOPS_ENCODE_STEPS; k++) {
+    for (int k = 1; k <= count; k++) {
         const __m512i threshold = _mm512_permutex2var_epi8(_mm512_loadu_si512((const void *)(steps + 128 * k)), slices,
                                                            _mm512_loadu_si512((const void *)(steps + 128 * k + 64)));
         bytes = _mm512_mask_add_epi8(bytes, _mm512_cmpge_epu8_mask(within, threshold), bytes, _mm512_set1_epi8(1));

@@ -112,7 +112,7 @@ void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float 
             __m512i bytes[3];
             for (int c = 0; c < 3; c++) {
                 const float *v = channel[c] + i;
-                bytes[c] = step_plane(steps, encode_offset16(_mm512_loadu_ps(v), count_, first),
+                bytes[c] = step_plane(steps, PIXELLOOPS_ENCODE_STEPS, encode_offset16(_mm512_loadu_ps(v), count_, first),
                                       encode_offset16(_mm512_loadu_ps(v + 16), count_, first),
                                       encode_offset16(_mm512_loadu_ps(v + 32), count_, first),
                                       encode_offset16(_mm512_loadu_ps(v + 48), count_, first), last);
@@ -256,7 +256,7 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
                 __m512i index[4];
                 for (int q = 0; q < 4; q++)
                     index[q] = encode_offset16(_mm512_mul_ps(_mm512_loadu_ps(channel[c] + i + 16 * q), inv[q]), count_, first);
-                bytes[c] = step_plane(steps, index[0], index[1], index[2], index[3], last);
+                bytes[c] = step_plane(steps, PIXELLOOPS_ENCODE_STEPS, index[0], index[1], index[2], index[3], last);
             }
             for (int k = 0; k < 4; k++)
                 _mm512_storeu_si512((void *)(rgba + 4 * (i + 16 * k)), planes_to_pixels(bytes[0], bytes[1], bytes[2], order[k], alphas[k]));

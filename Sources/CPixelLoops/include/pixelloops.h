@@ -48,15 +48,19 @@ void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *
 /// An affine map: channel c is `outputs[c · stride + sum of lane c]` (a stride of 0: one table for all); alpha 255.
 void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sums, const uint8_t *outputs,
                               int stride, uint8_t *dst);
+/// The thresholds a slice of 128 of ColorTables.Matrix.rootSteps holds, and its last index (the square root of
+/// linear 1 in 2^14 steps).
+#define PIXELLOOPS_ROOT_STEPS 3
+#define PIXELLOOPS_ROOT_TOP 16383
 /// An affine map worked out per pixel (ColorTables.Matrix): `words` holds each input channel's 256 16-bit values
-/// as 256 low bytes then 256 high bytes; channel c is (Σ_j coefficients[4c + j] · value j + coefficients[4c + 3]
-/// · one) · 2^−exponent, encoded by `steps` (ColorMath.encodeSteps) as the encode table of `shift`, `base` and
-/// `top` would; alpha 255. With `gain_r`, `gain_g` and `gain_b` (else NULL), each channel's value times its
-/// plane's factor before the encode. AVX-512 sixty-four pixels a step, the rest (and without AVX-512, all) one by
-/// one.
+/// as 256 low bytes then 256 high bytes; channel c's value is Σ_j coefficients[4c + j] · value j + coefficients[4c
+/// + 3] · one, its encode's index the value's square root times `scale` (rounded, clamped to 0…PIXELLOOPS_ROOT_TOP)
+/// and its byte by `steps` (ColorTables.Matrix.rootSteps); alpha 255. With `gain_r`, `gain_g` and `gain_b` (else
+/// NULL), each channel's value times its plane's factor first. AVX-512 sixty-four pixels a step (the square root
+/// by an estimate within 2^−14), the rest (and without AVX-512, all) one by one (by `sqrtf`).
 void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
-                              int one, int exponent, const float *gain_r, const float *gain_g, const float *gain_b,
-                              const uint8_t *steps, int shift, int base, int top, uint8_t *dst);
+                              int one, float scale, const float *gain_r, const float *gain_g, const float *gain_b,
+                              const uint8_t *steps, uint8_t *dst);
 /// 1 where the loops have AVX-512 byte permutes (VBMI), where the matrix loop beats the affine tables.
 int pixelloops_has_byte_permutes(void);
 

@@ -361,7 +361,34 @@ struct ColorTables {
         let exponent: Int
 
         /// Whether the loop runs here: AVX-512 byte permutes (where it beats the tables' sums) and the encode's steps.
-        static var available: Bool { pixelloops_has_byte_permutes() != 0 && ColorMath.encodeSteps != nil }
+        static var available: Bool { pixelloops_has_byte_permutes() != 0 && rootSteps != nil }
+
+        /// The encode by square roots: a linear value's root in 2^14 steps (PIXELLOOPS_ROOT_TOP at 1) is an
+        /// index whose slice (index >> 7) gives the slice's first byte and PIXELLOOPS_ROOT_STEPS thresholds, and
+        /// the byte is the first plus the thresholds the index's low 7 bits reach (128: never). Each index's byte
+        /// is the sRGB encode of its root squared, so the steps stand within 2^−14 of the root (under a hundredth
+        /// of a level) for the float path's encode. 128 first bytes, then 128 of each threshold; nil if a slice
+        /// has more steps.
+        static let rootSteps: [UInt8]? = {
+            let stepCount = Int(PIXELLOOPS_ROOT_STEPS), top = Int(PIXELLOOPS_ROOT_TOP)
+            let byte = { (index: Int) -> Int in
+                let root = Float(index) / Float(top + 1)
+                return Int((ColorMath.sRGB(fromLinear: min(root * root, 1)) * 255).rounded())
+            }
+            var steps = [UInt8](repeating: 128, count: 128 * (stepCount + 1))
+            for slice in 0..<128 {
+                let first = byte(128 * slice)
+                steps[slice] = UInt8(first)
+                for offset in 1..<128 {
+                    let rise = byte(128 * slice + offset) - first
+                    guard rise <= stepCount else { return nil }
+                    for k in stride(from: rise, through: 1, by: -1) where steps[128 * k + slice] == 128 {
+                        steps[128 * k + slice] = UInt8(offset)
+                    }
+                }
+            }
+            return steps
+        }()
 
         init?(_ linear: Linear) {
             guard Self.available else { return nil }
@@ -382,13 +409,11 @@ struct ColorTables {
         /// The loop over `count` pixels; with `gains`, each output channel times that plane's factor first.
         func apply(_ src: UnsafePointer<UInt8>, _ count: Int32,
                    gains: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)?, _ dst: UnsafeMutablePointer<UInt8>) {
-            let base = Int32(ColorMath.encodeTableBase), top = Int32(ColorMath.encodeTableCount - 1)
-            let shift = Int32(ColorMath.encodeTableShift)
             words.withUnsafeBufferPointer { w in
                 coefficients.withUnsafeBufferPointer { c in
-                    PixelEncoding.withEncodeTables { _, steps in
-                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(one), Int32(exponent),
-                                                 gains?.0, gains?.1, gains?.2, steps!, shift, base, top, dst)
+                    Self.rootSteps!.withUnsafeBufferPointer { steps in
+                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(one), rootScale,
+                                                 gains?.0, gains?.1, gains?.2, steps.baseAddress!, dst)
                     }
                 }
             }
@@ -412,6 +437,18 @@ struct ColorTables {
             let m = coefficients[(4 * c)..<(4 * c + 4)].map { Int32($0) }
             let sum = m[0] * part(0, bytes.0) + m[1] * part(1, bytes.1) + m[2] * part(2, bytes.2) + m[3] * Int32(one)
             return Float(sum) * gain * Float(sign: .plus, exponent: -exponent, significand: 1)
+        }
+
+        /// What the loop multiplies a sum's square root by for its index: √(2^−exponent) · (PIXELLOOPS_ROOT_TOP + 1).
+        var rootScale: Float { Float(Double(PIXELLOOPS_ROOT_TOP + 1) * pow(2, -Double(exponent) / 2)) }
+
+        /// The byte the loop's steps give a linear value by an exact square root (the loop's estimate of it may
+        /// give the byte of a root 2^−14 away, relative).
+        static func rootByte(_ value: Float) -> UInt8 {
+            let top = Float(PIXELLOOPS_ROOT_TOP), root = value > 0 ? value.squareRoot() * (top + 1) : 0
+            let index = root >= top ? Int(top) : Int(root.rounded(.toNearestOrEven))
+            let steps = rootSteps!, slice = index >> 7
+            return steps[slice] + UInt8((1...Int(PIXELLOOPS_ROOT_STEPS)).count { index & 127 >= steps[128 * $0 + slice] })
         }
     }
 
