@@ -103,19 +103,20 @@ void pixelloops_encode_srgb8_opaque(const float *r, const float *g, const float 
     int i = 0;
 #if defined(__AVX512VBMI__)
     if (steps) {
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi16((short)top);
-        const __m512i alpha = _mm512_set1_epi32((int)0xFF000000u);
-        const __m128i count_ = _mm_cvtsi32_si128(shift);
+        // The steps' index has one bit more than the table's.
+        const __m512i first = _mm512_set1_epi32(2 * base), alpha = _mm512_set1_epi32((int)0xFF000000u);
+        const __m128i count_ = _mm_cvtsi32_si128(shift - 1);
         const __m512i order[4] = {packed_order(0), packed_order(1), packed_order(2), packed_order(3)};
         const float *channel[3] = {r, g, b};
         for (; i + 64 <= count; i += 64) {
             __m512i bytes[3];
             for (int c = 0; c < 3; c++) {
                 const float *v = channel[c] + i;
-                bytes[c] = step_plane(steps, PIXELLOOPS_ENCODE_STEPS, encode_offset16(_mm512_loadu_ps(v), count_, first),
-                                      encode_offset16(_mm512_loadu_ps(v + 16), count_, first),
-                                      encode_offset16(_mm512_loadu_ps(v + 32), count_, first),
-                                      encode_offset16(_mm512_loadu_ps(v + 48), count_, first), last);
+                bytes[c] = step_bytes(steps, PIXELLOOPS_ENCODE_STEPS,
+                                      split_indices(encode_offset16(_mm512_loadu_ps(v), count_, first),
+                                                    encode_offset16(_mm512_loadu_ps(v + 16), count_, first),
+                                                    encode_offset16(_mm512_loadu_ps(v + 32), count_, first),
+                                                    encode_offset16(_mm512_loadu_ps(v + 48), count_, first)));
             }
             for (int k = 0; k < 4; k++)
                 _mm512_storeu_si512((void *)(rgba + 4 * (i + 16 * k)),
@@ -226,11 +227,12 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
     int i = 0;
 #if defined(__AVX512VBMI__)
     if (steps) {
-        // Sixty-four pixels a step, each channel's encode by `step_plane`.
-        const __m512i first = _mm512_set1_epi32(base), last = _mm512_set1_epi16((short)top);
+        // Sixty-four pixels a step, each channel's encode by `step_bytes` (the steps' index has one bit more
+        // than the table's).
+        const __m512i first = _mm512_set1_epi32(2 * base);
         const __m512 fzero = _mm512_setzero_ps(), one = _mm512_set1_ps(1), levels = _mm512_set1_ps(255),
                      half = _mm512_set1_ps(0.5f);
-        const __m128i count_ = _mm_cvtsi32_si128(shift);
+        const __m128i count_ = _mm_cvtsi32_si128(shift - 1);
         const __m512i empty = _mm512_set1_epi32((int)(table[0] | (uint32_t)table[0] << 8 | (uint32_t)table[0] << 16));
         const __m512i order[4] = {packed_order(0), packed_order(1), packed_order(2), packed_order(3)};
         const float *channel[3] = {r, g, b};
@@ -256,7 +258,7 @@ void pixelloops_encode_srgb8_alpha(const float *r, const float *g, const float *
                 __m512i index[4];
                 for (int q = 0; q < 4; q++)
                     index[q] = encode_offset16(_mm512_mul_ps(_mm512_loadu_ps(channel[c] + i + 16 * q), inv[q]), count_, first);
-                bytes[c] = step_plane(steps, PIXELLOOPS_ENCODE_STEPS, index[0], index[1], index[2], index[3], last);
+                bytes[c] = step_bytes(steps, PIXELLOOPS_ENCODE_STEPS, split_indices(index[0], index[1], index[2], index[3]));
             }
             for (int k = 0; k < 4; k++)
                 _mm512_storeu_si512((void *)(rgba + 4 * (i + 16 * k)), planes_to_pixels(bytes[0], bytes[1], bytes[2], order[k], alphas[k]));

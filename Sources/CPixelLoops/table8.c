@@ -1,7 +1,6 @@
 // Colour filters over opaque 8-bit pictures by tables (ColorTables.swift): byte in, byte out, one pass.
 #include "include/pixelloops.h"
 #include "simd512.h"
-#include <math.h>
 #include <string.h>
 
 // Float arithmetic here must round as Swift's does (ColorTables' greys): each operation on its own, never fused.
@@ -91,44 +90,36 @@ int pixelloops_has_byte_permutes(void) {
 #endif
 }
 
-// The byte of one square root (scaled, not clamped) by `steps`, as `step_plane` gives it.
-static uint8_t root_byte(const uint8_t *steps, float root) {
-    const int top = PIXELLOOPS_ROOT_TOP, index = root >= (float)top ? top : root > 0 ? (int)lrintf(root) : 0;
-    const int slice = index >> 7, within = index & 127;
-    int byte = steps[slice];
-    for (int k = 1; k <= PIXELLOOPS_ROOT_STEPS; k++) byte += within >= steps[128 * k + slice];
-    return (uint8_t)byte;
-}
-
-void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
-                              int one, float scale, const float *gain_r, const float *gain_g, const float *gain_b,
-                              const uint8_t *steps, uint8_t *dst) {
-    const float *gains[3] = {gain_r, gain_g, gain_b};
-    // A sum times a factor stays under 2^31, as sums do, so that its root's conversion to an integer cannot overflow.
-    const float largest = 2147483648.0f;
-    const uint8_t *bytes = (const uint8_t *)words;
-    int i = 0;
 #if defined(__AVX512VBMI__)
-    // Sixty-four pixels a step: each channel's words by byte permutes of their low and high bytes, paired
-    // (red, green) and (blue, one) in 32-bit lanes for the multiply-adds, three sums a pixel of two each, then each
-    // output's encode by its square root's steps, all in registers. The channels' bytes are gathered in
-    // `pair_order`, so that the pairs come out in pixel order. The square root (its reciprocal's estimate, within
-    // 2^−14, times the value) spreads the sRGB curve's 255 steps over its 128 slices at three or fewer a slice, where
-    // the float's bits (a slice an eighth of an octave) need ten. Measured on Zen 5 (C model, one thread, rows of
-    // 1920): 1.65 → 1.31 ms a frame against the nine tables' sums; 1.13 → 0.84 by the roots.
-    const __m512i last = _mm512_set1_epi16((short)PIXELLOOPS_ROOT_TOP);
-    const __m512 scaling = _mm512_set1_ps(scale), limit = _mm512_set1_ps(largest);
+// A sum times a factor stays under 2^31, as sums do, so that its root's conversion to an integer cannot overflow.
+static const float largest_value = 2147483648.0f;
+enum { root_table = 128 * (PIXELLOOPS_ROOT_STEPS + 1) };
+
+// The sixty-four-pixel loop for `rows` (1 or 3) and `step_count` thresholds, constants where it is called, so that
+// each is its own loop. Each channel's words by byte permutes of their low and high bytes, paired (red, green) and (blue, one) in
+// 32-bit lanes for the multiply-adds, a row's sum of two each, then each output's steps by the sum's square root,
+// all in registers. The channels' bytes are gathered in `pair_order`, so that the pairs come out in pixel order.
+// The square root (its reciprocal's estimate, within 2^−14, times the value) spreads the sRGB curve's 255 steps
+// over its 128 slices at three or fewer a slice, where the float's bits (a slice an eighth of an octave) need ten.
+// Measured on Zen 5 (C model, one thread, rows of 1920): 1.65 → 1.31 ms a frame against the nine tables' sums;
+// 1.13 → 0.84 by the roots.
+// Always inlined: three calls with constants, which the compiler otherwise left one loop of variables (sepia 0.77
+// ms a frame, one thread, against ...).
+static inline __attribute__((always_inline)) void
+matrix_loop(const uint8_t *src, int count, const uint8_t *bytes, const int16_t *coefficients, const int rows, int one,
+            float scale, const float *const gains[3], const uint8_t *steps, const int step_count, uint8_t *dst) {
+    const __m512 scaling = _mm512_set1_ps(scale), limit = _mm512_set1_ps(largest_value);
     const __m512i alpha = _mm512_set1_epi32((int)0xFF000000u), ones = _mm512_set1_epi16((short)one);
     const __m512i order[4] = {packed_order(0), packed_order(1), packed_order(2), packed_order(3)};
     __m512i rg[3], bo[3];
-    for (int c = 0; c < 3; c++) {
+    for (int c = 0; c < rows; c++) {
         const int16_t *m = coefficients + 4 * c;
         rg[c] = _mm512_set1_epi32((int)((uint32_t)(uint16_t)m[0] | (uint32_t)(uint16_t)m[1] << 16));
         bo[c] = _mm512_set1_epi32((int)((uint32_t)(uint16_t)m[2] | (uint32_t)(uint16_t)m[3] << 16));
     }
     const ByteTable low[3] = {byte_table(bytes), byte_table(bytes + 512), byte_table(bytes + 1024)};
     const ByteTable high[3] = {byte_table(bytes + 256), byte_table(bytes + 768), byte_table(bytes + 1280)};
-    for (; i + 64 <= count; i += 64) {
+    for (int i = 0; i + 64 <= count; i += 64) {
         __m512i planes[3], lo[3], hi[3];
         __mmask64 upper[3];
         channel_planes(src + 4 * i, pair_order, planes, upper);
@@ -143,38 +134,64 @@ void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *wor
         const __m512i pairs_bo[4] = {_mm512_unpacklo_epi16(lo[2], ones), _mm512_unpackhi_epi16(lo[2], ones),
                                      _mm512_unpacklo_epi16(hi[2], ones), _mm512_unpackhi_epi16(hi[2], ones)};
         __m512i encoded[3];
+        SplitIndices split;
         for (int c = 0; c < 3; c++) {
-            __m512i index[4];
-            for (int q = 0; q < 4; q++) {
+            if (c < rows) {
+                __m512i index[4];
+                for (int q = 0; q < 4; q++) {
 #if defined(__AVX512VNNI__)
-                const __m512i sum = _mm512_dpwssd_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), pairs_bo[q], bo[c]);
+                    const __m512i sum = _mm512_dpwssd_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), pairs_bo[q], bo[c]);
 #else
-                const __m512i sum = _mm512_add_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), _mm512_madd_epi16(pairs_bo[q], bo[c]));
+                    const __m512i sum = _mm512_add_epi32(_mm512_madd_epi16(pairs_rg[q], rg[c]), _mm512_madd_epi16(pairs_bo[q], bo[c]));
 #endif
-                __m512 value = _mm512_cvtepi32_ps(sum);
-                if (gain_r) value = _mm512_min_ps(limit, _mm512_mul_ps(value, _mm512_loadu_ps(gains[c] + i + 16 * q)));
-                // 0 and negative values give NaN, which converts to the lowest integer and packs to 0.
-                const __m512 root = _mm512_mul_ps(_mm512_mul_ps(value, _mm512_rsqrt14_ps(value)), scaling);
-                index[q] = _mm512_cvtps_epi32(root);
+                    __m512 value = _mm512_cvtepi32_ps(sum);
+                    if (gains[0]) value = _mm512_min_ps(limit, _mm512_mul_ps(value, _mm512_loadu_ps(gains[c] + i + 16 * q)));
+                    // 0 and negative values give NaN, which converts to the lowest integer and packs to 0.
+                    const __m512 root = _mm512_mul_ps(_mm512_mul_ps(value, _mm512_rsqrt14_ps(value)), scaling);
+                    index[q] = _mm512_cvtps_epi32(root);
+                }
+                split = split_indices(index[0], index[1], index[2], index[3]);
             }
-            encoded[c] = step_plane(steps, PIXELLOOPS_ROOT_STEPS, index[0], index[1], index[2], index[3], last);
+            encoded[c] = step_bytes(steps + root_table * c, step_count, split);
         }
         for (int k = 0; k < 4; k++)
             _mm512_storeu_si512((void *)(dst + 4 * (i + 16 * k)), planes_to_pixels(encoded[0], encoded[1], encoded[2], order[k], alpha));
     }
+}
+
+// Sixty-four pixels a step (`count` a multiple of 64) by the loop of these rows and steps.
+static void matrix_pixels(const uint8_t *src, int count, const uint8_t *bytes, const int16_t *coefficients, int rows,
+                          int one, float scale, const float *const gains[3], const uint8_t *steps, int step_count,
+                          uint8_t *dst) {
+    if (rows == 3 && step_count <= 3) matrix_loop(src, count, bytes, coefficients, 3, one, scale, gains, steps, 3, dst);
+    else if (rows == 1) matrix_loop(src, count, bytes, coefficients, 1, one, scale, gains, steps, PIXELLOOPS_ROOT_STEPS, dst);
+    else matrix_loop(src, count, bytes, coefficients, 3, one, scale, gains, steps, PIXELLOOPS_ROOT_STEPS, dst);
+}
 #endif
-    for (; i < count; i++) {
-        int32_t value[3];
-        for (int j = 0; j < 3; j++) {
-            const int k = src[4 * i + j];
-            value[j] = (int16_t)(uint16_t)(bytes[512 * j + k] | bytes[512 * j + 256 + k] << 8);
-        }
-        for (int c = 0; c < 3; c++) {
-            const int16_t *m = coefficients + 4 * c;
-            const int32_t sum = m[0] * value[0] + m[1] * value[1] + m[2] * value[2] + m[3] * one;
-            const float v = gain_r ? fminf((float)sum * gains[c][i], largest) : (float)sum;
-            dst[4 * i + c] = root_byte(steps, v > 0 ? sqrtf(v) * scale : 0);
-        }
-        dst[4 * i + 3] = 255;
+
+void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
+                              int rows, int one, float scale, const float *gain_r, const float *gain_g,
+                              const float *gain_b, const uint8_t *steps, int step_count, uint8_t *dst) {
+#if defined(__AVX512VBMI__)
+    const uint8_t *bytes = (const uint8_t *)words;
+    const float *const gains[3] = {gain_r, gain_g, gain_b};
+    const int done = count & ~63, left = count - done;
+    matrix_pixels(src, done, bytes, coefficients, rows, one, scale, gains, steps, step_count, dst);
+    if (left == 0) return;
+    // The last pixels (under 64) by the same loop through a padded copy, so that a pixel's bytes never depend on
+    // where it lies in a row (tiles and the whole picture agree).
+    uint8_t in[256] = {0}, out[256];
+    float padded[3][64] = {{0}};
+    const float *padded_gains[3] = {NULL, NULL, NULL};
+    for (int c = 0; c < 3 && gain_r; c++) {
+        memcpy(padded[c], gains[c] + done, 4 * (size_t)left);
+        padded_gains[c] = padded[c];
     }
+    memcpy(in, src + 4 * done, 4 * (size_t)left);
+    matrix_pixels(in, 64, bytes, coefficients, rows, one, scale, padded_gains, steps, step_count, out);
+    memcpy(dst + 4 * done, out, 4 * (size_t)left);
+#else
+    (void)src, (void)count, (void)words, (void)coefficients, (void)rows, (void)one, (void)scale, (void)gain_r;
+    (void)gain_g, (void)gain_b, (void)steps, (void)step_count, (void)dst;
+#endif
 }

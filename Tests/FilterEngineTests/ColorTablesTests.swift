@@ -80,7 +80,7 @@ import FilterPipeline
         let sepia = try TestImages.filter("CISepiaTone", ["inputImage": .image(exposed)])
         let chain = try TestImages.filter("CIColorMatrix", ["inputImage": .image(sepia), "inputRVector": .vector([0.9, 0.1, 0, 0])])
         let tables = try #require(ColorTables.make(for: chain, area: PixelRect(covering: Self.picture.extent)))
-        guard case .luminance = tables.lookup else { Issue.record("a luminance table"); return }
+        #expect(Self.shape(tables.lookup) == "luminance")
         let whole = try Self.bytes(chain, Self.tabled)
         #expect(Self.largestDifference(try Self.bytes(chain, Self.exact), whole) <= 1)
         let part = try Self.bytes(chain, Self.tabled, Rect(x: 10, y: 20, width: 50, height: 30))
@@ -88,6 +88,16 @@ import FilterPipeline
         for row in 0..<30 {
             let y = 49 - row, top = 63 - y
             #expect(Array(part[(row * 50 * 4)..<((row + 1) * 50 * 4)]) == Array(whole[((top * 128 + 10) * 4)..<((top * 128 + 60) * 4)]))
+        }
+    }
+
+    /// What a lookup works out per pixel: per-channel bytes, an affine map, or the luminance.
+    static func shape(_ lookup: ColorTables.Lookup) -> String {
+        switch lookup {
+        case .channels: "channels"
+        case .affine: "affine"
+        case .luminance: "luminance"
+        case .matrix(let m): m.coefficients.count == 4 ? "luminance" : "affine"
         }
     }
 
@@ -101,19 +111,34 @@ import FilterPipeline
         return (src, out)
     }
 
-    /// The luminance loop (byte permutes and gathers with AVX-512) gives each pixel the entry of its three sums,
-    /// on rows of lengths that are no multiple of 64 and every byte in every channel.
-    @Test func luminanceLoopGivesTheEntryOfTheSums() throws {
+    /// The loops of a luminance kernel, on rows of lengths that are no multiple of 64 and every byte in every
+    /// channel: with AVX-512, CISepiaTone by the matrix loop's one row, each channel its steps' byte of the
+    /// luminance's root; the tables' loop (byte permutes and gathers with AVX-512) the entry of its three sums, for
+    /// CISepiaTone then CIColorInvert (whose falling outputs the steps cannot hold) and, without AVX-512, CISepiaTone.
+    @Test func luminanceLoopsGiveTheirArithmetic() throws {
         let sepia = try TestImages.filter("CISepiaTone", ["inputImage": .image(Self.picture)])
-        let tables = try #require(ColorTables.make(for: sepia, area: PixelRect(covering: Self.picture.extent)))
-        guard case .luminance(let sums, let entries) = tables.lookup else { Issue.record("a luminance table"); return }
-        for count in [1, 63, 64, 65, 200, 256] {
-            let (src, out) = Self.applied(tables.lookup, count: count)
-            for i in 0..<count {
-                let red = sums[Int(src[4 * i])], green = sums[256 + Int(src[4 * i + 1])]
-                let entry = entries[Int(UInt32(truncatingIfNeeded: red &+ green &+ sums[512 + Int(src[4 * i + 2])]))]
-                let expected = (0..<4).map { UInt8(truncatingIfNeeded: entry >> (8 * $0)) }
-                #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+        let inverted = try TestImages.filter("CIColorInvert", ["inputImage": .image(sepia)])
+        for image in [sepia, inverted] {
+            let tables = try #require(ColorTables.make(for: image, area: PixelRect(covering: Self.picture.extent)))
+            for count in [1, 63, 64, 65, 200, 256] {
+                let (src, out) = Self.applied(tables.lookup, count: count)
+                for i in 0..<count {
+                    let expected: [UInt8]
+                    switch tables.lookup {
+                    case .matrix(let m):
+                        #expect(image === sepia && m.coefficients.count == 4)
+                        let y = m.value(0, (Int(src[4 * i]), Int(src[4 * i + 1]), Int(src[4 * i + 2])))
+                        expected = (0..<3).map { Self.rootByte(m, $0, y, near: out[4 * i + $0]) } + [255]
+                    case .luminance(let sums, let entries):
+                        #expect(image === inverted || pixelloops_has_byte_permutes() == 0)
+                        let red = sums[Int(src[4 * i])], green = sums[256 + Int(src[4 * i + 1])]
+                        let entry = entries[Int(UInt32(truncatingIfNeeded: red &+ green &+ sums[512 + Int(src[4 * i + 2])]))]
+                        expected = (0..<4).map { UInt8(truncatingIfNeeded: entry >> (8 * $0)) }
+                    default:
+                        Issue.record("a luminance's tables"); return
+                    }
+                    #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) of \(count)")
+                }
             }
         }
     }
@@ -135,8 +160,8 @@ import FilterPipeline
 
     /// The affine map's loops, for CIColorControls and a colour matrix with an offset, on rows of lengths that are
     /// no multiple of 64 and every byte in every channel: with AVX-512 the matrix loop gives each channel the
-    /// encode of `Matrix.value` (its arithmetic in Swift), without it the tables' loop the output byte of its
-    /// lane's sum.
+    /// encode by roots of `Matrix.value` (its arithmetic in Swift; the loop's estimate of the root is within
+    /// 2^−14), without it the tables' loop the output byte of its lane's sum.
     @Test func affineLoopsGiveTheirArithmetic() throws {
         let controls = try TestImages.filter("CIColorControls", ["inputImage": .image(Self.picture), "inputSaturation": .number(1.3),
                                                                  "inputBrightness": .number(0.05), "inputContrast": .number(1.2)])
@@ -150,7 +175,7 @@ import FilterPipeline
                 #expect(pixelloops_has_byte_permutes() != 0)
                 expected = { src, out, i in
                     let bytes = (Int(src[4 * i]), Int(src[4 * i + 1]), Int(src[4 * i + 2]))
-                    return (0..<3).map { Self.rootByte(m.value($0, bytes), near: out[4 * i + $0]) } + [255]
+                    return (0..<3).map { Self.rootByte(m, $0, m.value($0, bytes), near: out[4 * i + $0]) } + [255]
                 }
             case .affine(let sums, let outputs, let stride):
                 #expect(pixelloops_has_byte_permutes() == 0 && stride == 0)
@@ -186,17 +211,17 @@ import FilterPipeline
             }
             for i in 0..<count {
                 let bytes = (Int(src[4 * i]), Int(src[4 * i + 1]), Int(src[4 * i + 2]))
-                let expected = (0..<3).map { Self.rootByte(m.value($0, bytes, gain: gains[$0][i]), near: out[4 * i + $0]) } + [255]
+                let expected = (0..<3).map { Self.rootByte(m, $0, m.value($0, bytes, gain: gains[$0][i]), near: out[4 * i + $0]) } + [255]
                 #expect(Array(out[(4 * i)..<(4 * i + 4)]) == expected, "pixel \(i) with gains")
             }
         }
     }
 
-    /// The matrix loop's byte for a linear value: `byte` where that is the encode by roots of a value within
-    /// 2^−12 (relative) of it, else the encode of the value itself.
-    static func rootByte(_ v: Float, near byte: UInt8) -> UInt8 {
-        let ends = [v * (1 - 0x1p-12), v * (1 + 0x1p-12)].map(ColorTables.Matrix.rootByte)
-        return (ends.min()!...ends.max()!).contains(byte) ? byte : ColorTables.Matrix.rootByte(v)
+    /// The matrix loop's byte of channel c for its row's value: `byte` where that is the byte of a value within
+    /// 2^−12 (relative) of it, else the byte of the value itself.
+    static func rootByte(_ m: ColorTables.Matrix, _ c: Int, _ v: Float, near byte: UInt8) -> UInt8 {
+        let ends = [v * (1 - 0x1p-12), v * (1 + 0x1p-12)].map { m.byte(c, $0) }
+        return (ends.min()!...ends.max()!).contains(byte) ? byte : m.byte(c, v)
     }
 
     /// The encode by roots gives the sRGB curve's rounded byte but within a hundredth of a level of a step (the
@@ -208,7 +233,8 @@ import FilterPipeline
         let values = (-100...120_000).map { Float($0) / 100_000 }
         for v in values {
             let curve = Double(ColorMath.sRGB(fromLinear: min(max(v, 0), 1))) * 255
-            let root = Double(ColorTables.Matrix.rootByte(v))
+            let top = Int(PIXELLOOPS_STEP_TOP), index = min(Int((max(v, 0).squareRoot() * Float(top + 1)).rounded()), top)
+            let root = Double(ColorTables.Matrix.byte(ColorTables.Matrix.rootSteps!.steps[...], index: index))
             if root != curve.rounded() { differ += 1; #expect(abs(curve - root) < 0.51, "\(v)") }
         }
         #expect(differ < values.count / 200, "\(differ) of \(values.count)")
@@ -267,7 +293,7 @@ import FilterPipeline
         ]
         for (name, chain, shape) in chains {
             let tables = try #require(ColorTables.make(for: chain, area: PixelRect(covering: Self.picture.extent)), "\(name)")
-            let taken = switch tables.lookup { case .channels: "channels"; case .affine, .matrix: "affine"; case .luminance: "luminance" }
+            let taken = Self.shape(tables.lookup)
             #expect(taken == shape, "\(name): \(shape) tables, not \(taken)")
             #expect(Self.largestDifference(try Self.bytes(chain, Self.exact), try Self.bytes(chain, Self.tabled)) <= 1, "\(name)")
         }
@@ -371,10 +397,7 @@ import FilterPipeline
         let other = TestImages.rgba8(width: 128, height: 64, bytes: sample.indices.map { $0 % 4 == 3 ? 255 : sample[$0 ^ 2] })
         let again = try #require(ColorTables.make(for: try sepia(1, over: other), area: area, made: made))
         #expect(made.misses == 1)
-        guard case .luminance(let s1, let e1) = first.lookup, case .luminance(let s2, let e2) = again.lookup else {
-            Issue.record("luminance tables"); return
-        }
-        #expect(s1 == s2 && e1 == e2)
+        #expect(Self.shape(first.lookup) == "luminance" && first.lookup == again.lookup)
         // Claims to be affine but squares: refused by the sample check once.
         let square = ColorKernel(name: "square", dependence: .affine, parameters: []) { span in
             for i in 0..<span.count { span.out.r[i] *= span.out.r[i] }

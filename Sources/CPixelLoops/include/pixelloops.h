@@ -11,8 +11,12 @@
 /// `count` RGBA8 pixels to planar floats: r, g, b = table[byte]; a = the alpha byte as a float (NULL: skipped).
 void pixelloops_decode_srgb8(const uint8_t *rgba, int count, const float *table,
                            float *r, float *g, float *b, float *a);
-/// The thresholds a slice of 128 entries of ColorMath.encodeSteps holds.
+/// The AVX-512 encoders' steps (ColorMath.steps): indices 0…PIXELLOOPS_STEP_TOP, a slice of 256 a byte permute's
+/// entry, and the thresholds a slice holds for the encode table (ColorMath.encodeSteps, an index one bit finer than
+/// the table's) and for the matrix loop.
+#define PIXELLOOPS_STEP_TOP 32767
 #define PIXELLOOPS_ENCODE_STEPS 10
+#define PIXELLOOPS_ROOT_STEPS 5
 /// Planar 16-bit table indices to RGBA8 pixels: table[index] per colour; alpha the `ia` values (NULL: 255).
 /// The table must have 3 readable bytes after its last entry.
 void pixelloops_encode_srgb8(const uint16_t *ir, const uint16_t *ig, const uint16_t *ib, const uint16_t *ia,
@@ -48,19 +52,18 @@ void pixelloops_table8_luminance(const uint8_t *src, int count, const uint64_t *
 /// An affine map: channel c is `outputs[c · stride + sum of lane c]` (a stride of 0: one table for all); alpha 255.
 void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sums, const uint8_t *outputs,
                               int stride, uint8_t *dst);
-/// The thresholds a slice of 128 of ColorTables.Matrix.rootSteps holds, and its last index (the square root of
-/// linear 1 in 2^14 steps).
-#define PIXELLOOPS_ROOT_STEPS 3
-#define PIXELLOOPS_ROOT_TOP 16383
 /// An affine map worked out per pixel (ColorTables.Matrix): `words` holds each input channel's 256 16-bit values
-/// as 256 low bytes then 256 high bytes; channel c's value is Σ_j coefficients[4c + j] · value j + coefficients[4c
-/// + 3] · one, its encode's index the value's square root times `scale` (rounded, clamped to 0…PIXELLOOPS_ROOT_TOP)
-/// and its byte by `steps` (ColorTables.Matrix.rootSteps); alpha 255. With `gain_r`, `gain_g` and `gain_b` (else
-/// NULL), each channel's value times its plane's factor first. AVX-512 sixty-four pixels a step (the square root
-/// by an estimate within 2^−14), the rest (and without AVX-512, all) one by one (by `sqrtf`).
+/// as 256 low bytes then 256 high bytes; row r's sum is Σ_j coefficients[4r + j] · value j + coefficients[4r + 3] ·
+/// one, for `rows` 3 (channel c's own row) or 1 (one row for all three). Channel c's index is its row's sum's square
+/// root times `scale` (rounded, clamped to 0…PIXELLOOPS_STEP_TOP) and its byte by its steps, `steps` +
+/// 128 · (PIXELLOOPS_ROOT_STEPS + 1) · c (ColorMath.steps), of which `step_count` thresholds a slice are used;
+/// alpha 255. With `gain_r`, `gain_g` and
+/// `gain_b` (else NULL; three rows only), each channel's sum times its plane's factor first. AVX-512 byte permutes
+/// only (pixelloops_has_byte_permutes; without them nothing is written): sixty-four pixels a step, the square root
+/// by an estimate within 2^−14.
 void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
-                              int one, float scale, const float *gain_r, const float *gain_g, const float *gain_b,
-                              const uint8_t *steps, uint8_t *dst);
+                              int rows, int one, float scale, const float *gain_r, const float *gain_g,
+                              const float *gain_b, const uint8_t *steps, int step_count, uint8_t *dst);
 /// 1 where the loops have AVX-512 byte permutes (VBMI), where the matrix loop beats the affine tables.
 int pixelloops_has_byte_permutes(void);
 

@@ -61,37 +61,34 @@ public enum ColorMath {
         let bits = (UInt32(i) + encodeTableBase) << encodeTableShift | (1 << (encodeTableShift - 1))
         return UInt8((sRGB(fromLinear: min(Float(bitPattern: bits), 1)) * 255).rounded())
     } + [0, 0, 0]
-    /// `encodeTable` for encoders that look bytes up by permutes (CPixelLoops with AVX-512): an index's slice
-    /// (index >> 7: 120 slices of 128 entries) gives the slice's first byte and PIXELLOOPS_ENCODE_STEPS thresholds,
-    /// and the byte is the first plus the thresholds the index's low 7 bits reach (a threshold of 128 is never
-    /// reached). 128 first bytes, then 128 of each threshold. Nil (and those encoders gather from the table) if
-    /// a slice has more steps, or if it does not give every entry back.
-    public static let encodeSteps: [UInt8]? = {
-        let stepCount = Int(PIXELLOOPS_ENCODE_STEPS), slices = 128
-        guard encodeTableCount <= 128 * slices else { return nil }
-        var steps = [UInt8](repeating: 128, count: 128 * (stepCount + 1))
-        for slice in 0..<slices {
-            let start = 128 * slice
-            guard start < encodeTableCount else { steps[slice] = 255; continue }
-            let first = encodeTable[start]
-            steps[slice] = first
-            for offset in 1..<128 where start + offset < encodeTableCount {
-                let rise = Int(encodeTable[start + offset]) - Int(first)
-                guard rise <= stepCount else { return nil }
-                // The first offset that reaches each step up to this entry's.
-                for k in stride(from: rise, through: 1, by: -1) where steps[128 * k + slice] == 128 {
-                    steps[128 * k + slice] = UInt8(offset)
-                }
+    /// `encodeTable` for encoders that look bytes up by permutes (CPixelLoops with AVX-512): `steps` of an index
+    /// one bit finer than the table's (index >> 1 is the table's; from 30720 on, 255).
+    public static let encodeSteps: [UInt8]? = steps(thresholds: Int(PIXELLOOPS_ENCODE_STEPS)) { index in
+        index < 2 * encodeTableCount ? Int(encodeTable[index >> 1]) : 255
+    }?.steps
+
+    /// Bytes by index 0…PIXELLOOPS_STEP_TOP as steps for the AVX-512 encoders (CPixelLoops `step_bytes`): each
+    /// slice of 256 indices (index >> 8) gives its first byte and `thresholds` places, and an index's byte is the
+    /// first plus the places its low byte is above (255: never). 128 first bytes, then 128 of each threshold, and
+    /// the most thresholds a slice uses; nil if the bytes fall within a slice or rise more.
+    public static func steps(thresholds: Int, of byte: (Int) -> Int) -> (steps: [UInt8], count: Int)? {
+        var steps = [UInt8](repeating: 255, count: 128 * (thresholds + 1)), most = 0
+        for slice in 0..<128 {
+            let first = byte(256 * slice)
+            guard (0...255).contains(first) else { return nil }
+            steps[slice] = UInt8(first)
+            var reached = 0
+            for place in 1..<256 {
+                let rise = byte(256 * slice + place) - first
+                guard rise >= reached, rise <= thresholds else { return nil }
+                for k in stride(from: rise, to: reached, by: -1) { steps[128 * k + slice] = UInt8(place - 1) }
+                reached = rise
             }
+            most = max(most, reached)
         }
-        for index in 0..<encodeTableCount {
-            let slice = index >> 7, offset = index & 127
-            var byte = Int(steps[slice])
-            for k in 1...stepCount where offset >= steps[128 * k + slice] { byte += 1 }
-            guard byte == encodeTable[index] else { return nil }
-        }
-        return steps
-    }()
+        return (steps, most)
+    }
+
     public static let encodeTableShift: UInt32 = 13
     /// The index of 2⁻¹⁴: its exponent field (127 - 14) followed by 10 zero mantissa bits.
     public static let encodeTableBase: UInt32 = (127 - 14) << 10

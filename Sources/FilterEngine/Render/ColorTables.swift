@@ -22,16 +22,15 @@ import Foundation
 /// otherwise the float path renders. A general 3D table was measured no faster than the float path (see
 /// docs/performance.md), so other chains keep it.
 struct ColorTables {
-    enum Lookup {
+    enum Lookup: Equatable {
         case channels([UInt8])
         /// The luminance's integer sum indexes a pixel of `entries`; `sums` is followed by its values' bytes.
         case luminance(sums: [UInt64], entries: [UInt32])
         /// Lane c of the integer sum indexes channel c's bytes (`stride` apart; 0 where all channels share them).
         case affine(sums: [UInt64], outputs: [UInt8], stride: Int)
-        /// An affine map whose outputs are encoded as they are (AVX-512 byte permutes): each input byte's linear
-        /// value as a 16-bit word (`words`: channel j's 256 as `byteTables`), output channel c the encode of
-        /// (coefficients[4c]·red + coefficients[4c + 1]·green + coefficients[4c + 2]·blue + coefficients[4c + 3]·one)
-        /// · 2^−exponent, in 32-bit integers (`Matrix.apply` is that arithmetic in Swift).
+        /// An affine map, or the luminance of one, worked out per pixel (AVX-512 byte permutes): each input byte's
+        /// linear value as a 16-bit word, a row's sum of them in 32-bit integers, each output channel's byte by
+        /// steps from its row's square root (`Matrix`; `Matrix.value` is that arithmetic in Swift).
         case matrix(Matrix)
     }
 
@@ -272,6 +271,7 @@ struct ColorTables {
         let end = kernels[split...].firstIndex { $0.dependence != .affine } ?? kernels.count
         guard let linear = Linear(prefix: kernels[..<split], affine: kernels[split..<end]) else { return nil }
         if end < kernels.count, case .luminance(let weights) = kernels[end].dependence {
+            if let matrix = Matrix(linear, luminance: weights, rest: kernels[end...]) { return .matrix(matrix) }
             return luminanceTables(linear.tables, rest: kernels[end...], weights: weights)
         }
         guard split < end, kernels[end...].allSatisfy({ $0.dependence == .perChannel }) else { return nil }
@@ -352,68 +352,99 @@ struct ColorTables {
     /// 2^a a unit (a up to 14: 16384 steps a unit, 0.2 of a level at the sRGB curve's toe), the coefficients
     /// and offsets in 16-bit words at 2^b a unit with b up to 14 and |coefficient| ≤ 16383, so that four
     /// products sum within 32 bits; the sum is the value at 2^(a + b) a unit, whose float conversion scales by
-    /// its exponent alone. Nil where the values span more than 32767 steps at 2^0, or without the loop.
-    struct Matrix {
+    /// its exponent alone. Each output channel's byte comes from its sum's square root by steps: the sRGB encode
+    /// for an affine chain (three sums), or the outputs of a luminance kernel and the kernels after it for one
+    /// sum, the luminance (CISepiaTone). Nil where the values span more than 32767 steps at 2^0, where the steps
+    /// cannot stand for the outputs, or without the loop.
+    struct Matrix: Equatable {
         let words: [UInt64]
+        /// Four a row (the three inputs' and the offset's): three rows, or the luminance's one.
         let coefficients: [Int16]
         /// The word that stands for 1 (2^a), multiplied by the offsets.
         let one: Int
         let exponent: Int
+        /// What the loop multiplies a sum's square root by for its index (PIXELLOOPS_STEP_TOP + 1 at the largest
+        /// value the steps stand for).
+        let rootScale: Float
+        /// Each output channel's steps (`ColorMath.steps`), one after the other, and the most thresholds a slice of
+        /// them has.
+        let steps: [UInt8]
+        let stepCount: Int
 
         /// Whether the loop runs here: AVX-512 byte permutes (where it beats the tables' sums) and the encode's steps.
         static var available: Bool { pixelloops_has_byte_permutes() != 0 && rootSteps != nil }
 
-        /// The encode by square roots: a linear value's root in 2^14 steps (PIXELLOOPS_ROOT_TOP at 1) is an
-        /// index whose slice (index >> 7) gives the slice's first byte and PIXELLOOPS_ROOT_STEPS thresholds, and
-        /// the byte is the first plus the thresholds the index's low 7 bits reach (128: never). Each index's byte
-        /// is the sRGB encode of its root squared, so the steps stand within 2^−14 of the root (under a hundredth
-        /// of a level) for the float path's encode. 128 first bytes, then 128 of each threshold; nil if a slice
-        /// has more steps.
-        static let rootSteps: [UInt8]? = {
-            let stepCount = Int(PIXELLOOPS_ROOT_STEPS), top = Int(PIXELLOOPS_ROOT_TOP)
-            let byte = { (index: Int) -> Int in
-                let root = Float(index) / Float(top + 1)
-                return Int((ColorMath.sRGB(fromLinear: min(root * root, 1)) * 255).rounded())
-            }
-            var steps = [UInt8](repeating: 128, count: 128 * (stepCount + 1))
-            for slice in 0..<128 {
-                let first = byte(128 * slice)
-                steps[slice] = UInt8(first)
-                for offset in 1..<128 {
-                    let rise = byte(128 * slice + offset) - first
-                    guard rise <= stepCount else { return nil }
-                    for k in stride(from: rise, through: 1, by: -1) where steps[128 * k + slice] == 128 {
-                        steps[128 * k + slice] = UInt8(offset)
-                    }
-                }
-            }
-            return steps
-        }()
-
-        init?(_ linear: Linear) {
-            guard Self.available else { return nil }
-            let values = linear.channels.flatMap { [$0.x, $0.y, $0.z] }
-            let factors = linear.columns.flatMap { [$0.x, $0.y, $0.z] } + [linear.offset.x, linear.offset.y, linear.offset.z]
-            guard let a = Self.bits(for: values, limit: 32767), let b = Self.bits(for: factors, limit: 16383) else { return nil }
-            let scaleA = Float(1 << a), scaleB = Float(1 << b)
-            words = (0..<3).flatMap { j in
-                ColorTables.byteTables(linear.channels.map { UInt16(bitPattern: Int16(($0[j] * scaleA).rounded())) })
-            }
-            coefficients = (0..<3).flatMap { c in
-                (0..<3).map { Int16((linear.columns[$0][c] * scaleB).rounded()) } + [Int16((linear.offset[c] * scaleB).rounded())]
-            }
-            one = 1 << a
-            exponent = a + b
+        /// The steps of a channel of the loop.
+        static func steps(of byte: (Int) -> Int) -> (steps: [UInt8], count: Int)? {
+            ColorMath.steps(thresholds: Int(PIXELLOOPS_ROOT_STEPS), of: byte)
         }
 
-        /// The loop over `count` pixels; with `gains`, each output channel times that plane's factor first.
+        /// The sRGB encode by square roots: a linear value's root in 2^15 steps (PIXELLOOPS_STEP_TOP + 1 at 1) as
+        /// the index, each index's byte the encode of its root squared, so that the steps stand within 2^−15 of
+        /// the root (under a hundredth of a level) for the float path's encode; three rises or fewer a slice,
+        /// where the float's bits (a slice an eighth of an octave) need ten.
+        static let rootSteps = steps { index in
+            let root = Float(index) / Float(PIXELLOOPS_STEP_TOP + 1)
+            return Int((ColorMath.sRGB(fromLinear: min(root * root, 1)) * 255).rounded())
+        }
+
+        /// An affine chain: its three output channels.
+        init?(_ linear: Linear) {
+            guard Self.available, let (steps, count) = Self.rootSteps else { return nil }
+            let rows = (0..<3).map { c in (0..<3).map { linear.columns[$0][c] } + [linear.offset[c]] }
+            guard let parts = Self.parts(linear.channels, rows) else { return nil }
+            (words, coefficients, one, exponent) = parts
+            rootScale = Float(Double(PIXELLOOPS_STEP_TOP + 1) * pow(2, -Double(exponent) / 2))
+            self.steps = steps + steps + steps
+            stepCount = count
+        }
+
+        /// An affine chain, then a kernel of its luminance (`weights`) and any colour kernels (`rest`): one sum,
+        /// whose root from 0 to the largest luminance indexes each output channel's steps. Nil where the luminance
+        /// can be negative, where the outputs are not opaque, or where they fall or rise more than the steps hold
+        /// within a slice.
+        init?(_ linear: Linear, luminance weights: SIMD3<Float>, rest: ArraySlice<ColorKernel>) {
+            guard Self.available else { return nil }
+            let row = (0..<3).map { j in (0..<3).reduce(Float(0)) { $0 + weights[$1] * linear.columns[j][$1] } }
+            let offset = (0..<3).reduce(Float(0)) { $0 + weights[$1] * linear.offset[$1] }
+            let ends = (0..<3).map { j in linear.channels.map { row[j] * $0[j] } }
+            let lowest = ends.reduce(offset) { $0 + $1.min()! }, largest = ends.reduce(offset) { $0 + $1.max()! }
+            guard lowest >= 0, largest > 0, largest.isFinite, let parts = Self.parts(linear.channels, [row + [offset]]) else { return nil }
+            let top = Int(PIXELLOOPS_STEP_TOP) + 1
+            let outputs = greyOutputs(rest, count: top) { Float(Double(largest) * pow(Double($0) / Double(top), 2)) }
+            guard outputs.allSatisfy({ $0 >> 24 == 255 }) else { return nil }
+            var steps: [UInt8] = [], count = 0
+            for c in 0..<3 {
+                guard let channel = Self.steps(of: { Int(outputs[$0] >> (8 * c) & 255) }) else { return nil }
+                steps += channel.steps
+                count = max(count, channel.count)
+            }
+            (words, coefficients, one, exponent) = parts
+            rootScale = Float(Double(top) * (pow(2, -Double(exponent)) / Double(largest)).squareRoot())
+            self.steps = steps
+            stepCount = count
+        }
+
+        /// The input words, coefficient rows, the word for 1 and the sum's exponent (`a + b`).
+        private static func parts(_ channels: [Pixel], _ rows: [[Float]]) -> ([UInt64], [Int16], Int, Int)? {
+            let values = channels.flatMap { [$0.x, $0.y, $0.z] }
+            guard let a = bits(for: values, limit: 32767), let b = bits(for: rows.flatMap { $0 }, limit: 16383) else { return nil }
+            let scaleA = Float(1 << a), scaleB = Float(1 << b)
+            let words = (0..<3).flatMap { j in
+                ColorTables.byteTables(channels.map { UInt16(bitPattern: Int16(($0[j] * scaleA).rounded())) })
+            }
+            return (words, rows.flatMap { $0.map { Int16(($0 * scaleB).rounded()) } }, 1 << a, a + b)
+        }
+
+        /// The loop over `count` pixels; with `gains` (three rows only), each output channel times that plane's
+        /// factor first.
         func apply(_ src: UnsafePointer<UInt8>, _ count: Int32,
                    gains: (UnsafePointer<Float>, UnsafePointer<Float>, UnsafePointer<Float>)?, _ dst: UnsafeMutablePointer<UInt8>) {
             words.withUnsafeBufferPointer { w in
                 coefficients.withUnsafeBufferPointer { c in
-                    Self.rootSteps!.withUnsafeBufferPointer { steps in
-                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(one), rootScale,
-                                                 gains?.0, gains?.1, gains?.2, steps.baseAddress!, dst)
+                    steps.withUnsafeBufferPointer { steps in
+                        pixelloops_table8_matrix(src, count, w.baseAddress!, c.baseAddress!, Int32(c.count / 4), Int32(one), rootScale,
+                                                 gains?.0, gains?.1, gains?.2, steps.baseAddress!, Int32(stepCount), dst)
                     }
                 }
             }
@@ -426,29 +457,31 @@ struct ColorTables {
             return (0...14).last { largest * Float(1 << $0) <= limit }
         }
 
-        /// Output channel c's linear value for input bytes, times `gain` (the loop's arithmetic: exact integers,
-        /// one rounding to float, the product, an exact scaling by a power of two).
-        func value(_ c: Int, _ bytes: (Int, Int, Int), gain: Float = 1) -> Float {
+        /// Row r's value for input bytes, times `gain` (the loop's arithmetic: exact integers, one rounding to
+        /// float, the product, an exact scaling by a power of two).
+        func value(_ r: Int, _ bytes: (Int, Int, Int), gain: Float = 1) -> Float {
             let part = { (j: Int, k: Int) -> Int32 in
                 let low = UInt8(truncatingIfNeeded: words[64 * j + k / 8] >> (8 * (k % 8)))
                 let high = UInt8(truncatingIfNeeded: words[64 * j + 32 + k / 8] >> (8 * (k % 8)))
                 return Int32(Int16(bitPattern: UInt16(high) << 8 | UInt16(low)))
             }
-            let m = coefficients[(4 * c)..<(4 * c + 4)].map { Int32($0) }
+            let m = coefficients[(4 * r)..<(4 * r + 4)].map { Int32($0) }
             let sum = m[0] * part(0, bytes.0) + m[1] * part(1, bytes.1) + m[2] * part(2, bytes.2) + m[3] * Int32(one)
             return Float(sum) * gain * Float(sign: .plus, exponent: -exponent, significand: 1)
         }
 
-        /// What the loop multiplies a sum's square root by for its index: √(2^−exponent) · (PIXELLOOPS_ROOT_TOP + 1).
-        var rootScale: Float { Float(Double(PIXELLOOPS_ROOT_TOP + 1) * pow(2, -Double(exponent) / 2)) }
-
-        /// The byte the loop's steps give a linear value by an exact square root (the loop's estimate of it may
+        /// Output channel c's byte for its row's `value` by an exact square root (the loop's estimate of it may
         /// give the byte of a root 2^−14 away, relative).
-        static func rootByte(_ value: Float) -> UInt8 {
-            let top = Float(PIXELLOOPS_ROOT_TOP), root = value > 0 ? value.squareRoot() * (top + 1) : 0
-            let index = root >= top ? Int(top) : Int(root.rounded(.toNearestOrEven))
-            let steps = rootSteps!, slice = index >> 7
-            return steps[slice] + UInt8((1...Int(PIXELLOOPS_ROOT_STEPS)).count { index & 127 >= steps[128 * $0 + slice] })
+        func byte(_ c: Int, _ value: Float) -> UInt8 {
+            let sum = value * Float(sign: .plus, exponent: exponent, significand: 1)
+            let top = Float(PIXELLOOPS_STEP_TOP), root = sum > 0 ? sum.squareRoot() * rootScale : 0
+            return Self.byte(steps[(steps.count / 3 * c)...], index: root >= top ? Int(top) : Int(root.rounded(.toNearestOrEven)))
+        }
+
+        /// The byte of `index` (0…PIXELLOOPS_STEP_TOP) by `steps`.
+        static func byte(_ steps: ArraySlice<UInt8>, index: Int) -> UInt8 {
+            let at = steps.startIndex, slice = index >> 8
+            return steps[at + slice] + UInt8((1...Int(PIXELLOOPS_ROOT_STEPS)).count { index & 255 > steps[at + 128 * $0 + slice] })
         }
     }
 
