@@ -57,10 +57,9 @@ void pixelloops_table8_affine(const uint8_t *src, int count, const uint64_t *sum
 /// one, for `rows` 3 (channel c's own row) or 1 (one row for all three). Channel c's index is its row's sum's square
 /// root times `scale` (rounded, clamped to 0…PIXELLOOPS_STEP_TOP) and its byte by its steps, `steps` +
 /// 128 · (PIXELLOOPS_ROOT_STEPS + 1) · c (ColorMath.steps), of which `step_count` thresholds a slice are used;
-/// alpha 255. With `gain_r`, `gain_g` and
-/// `gain_b` (else NULL; three rows only), each channel's sum times its plane's factor first. AVX-512 byte permutes
-/// only (pixelloops_has_byte_permutes; without them nothing is written): sixty-four pixels a step, the square root
-/// by an estimate within 2^−14.
+/// alpha 255. With `gain_r`, `gain_g` and `gain_b` (else NULL; three rows only), each channel's sum times its
+/// plane's factor first. AVX-512 byte permutes only (pixelloops_has_byte_permutes; without them nothing is
+/// written): sixty-four pixels a step, the square root by an estimate within 2^−14.
 void pixelloops_table8_matrix(const uint8_t *src, int count, const uint64_t *words, const int16_t *coefficients,
                               int rows, int one, float scale, const float *gain_r, const float *gain_g,
                               const float *gain_b, const uint8_t *steps, int step_count, uint8_t *dst);

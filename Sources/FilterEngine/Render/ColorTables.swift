@@ -12,9 +12,11 @@ import Foundation
 ///   greys, times the affine map's column), summed in 16-bit fixed point three channels at once, and the sum
 ///   indexes the channel's output bytes, made by running the last kernels on greys. With AVX-512 and no kernels
 ///   after the affine ones, the map is worked out per pixel instead (`Matrix`: each byte's value as a word, the
-///   map in integer multiply-adds, each output encoded in registers).
+///   map in integer multiply-adds, each output's byte by steps of its square root, in registers).
 /// - as before the last, but then a kernel whose colour is a function of the luminance (CISepiaTone at
-///   intensity 1) and any colour kernels: the luminance is summed in the same way and indexes output pixels.
+///   intensity 1) and any colour kernels: the luminance is summed in the same way and indexes output pixels; with
+///   AVX-512 the `Matrix` loop works out the luminance and each channel's byte by steps of its square root where
+///   the outputs are opaque and rise a few bytes at most in each of its slices (CISepiaTone).
 /// - with AVX-512, per-channel then affine kernels under kernels that scale colour (CIVignette, a multiply by a
 ///   film grain): the `Matrix` loop times factors kept by the render context (`gain`, `GainFactors`).
 /// A table is used only where it gives the float path's bytes within one level on every channel of a sample
