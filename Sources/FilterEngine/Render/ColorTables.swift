@@ -411,7 +411,10 @@ struct ColorTables {
             let offset = (0..<3).reduce(Float(0)) { $0 + weights[$1] * linear.offset[$1] }
             let ends = (0..<3).map { j in linear.channels.map { row[j] * $0[j] } }
             let lowest = ends.reduce(offset) { $0 + $1.min()! }, largest = ends.reduce(offset) { $0 + $1.max()! }
-            guard lowest >= 0, largest > 0, largest.isFinite, let parts = Self.parts(linear.channels, [row + [offset]]) else { return nil }
+            // A largest sum of a unit at least keeps the root's scale within the three rows' (no root of a sum under
+            // 2^31 passes 2^31 as an integer).
+            guard lowest >= 0, largest.isFinite, let parts = Self.parts(linear.channels, [row + [offset]]),
+                  Double(largest) * pow(2, Double(parts.3)) >= 1 else { return nil }
             let top = Int(PIXELLOOPS_STEP_TOP) + 1
             let outputs = greyOutputs(rest, count: top) { Float(Double(largest) * pow(Double($0) / Double(top), 2)) }
             guard outputs.allSatisfy({ $0 >> 24 == 255 }) else { return nil }
