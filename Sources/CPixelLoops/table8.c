@@ -95,16 +95,15 @@ int pixelloops_has_byte_permutes(void) {
 static const float largest_value = 2147483648.0f;
 enum { root_table = 128 * (PIXELLOOPS_ROOT_STEPS + 1) };
 
-// The sixty-four-pixel loop for `rows` (1 or 3) and `step_count` thresholds, constants where it is called, so that
-// each is its own loop. Each channel's words by byte permutes of their low and high bytes, paired (red, green) and (blue, one) in
-// 32-bit lanes for the multiply-adds, a row's sum of two each, then each output's steps by the sum's square root,
-// all in registers. The channels' bytes are gathered in `pair_order`, so that the pairs come out in pixel order.
-// The square root (its reciprocal's estimate, within 2^−14, times the value) spreads the sRGB curve's 255 steps
-// over its 128 slices at three or fewer a slice, where the float's bits (a slice an eighth of an octave) need ten.
-// Measured on Zen 5 (C model, one thread, rows of 1920): 1.65 → 1.31 ms a frame against the nine tables' sums;
-// 1.13 → 0.84 by the roots.
-// Always inlined: three calls with constants, which the compiler otherwise left one loop of variables (sepia 0.77
-// ms a frame, one thread, against ...).
+// The sixty-four-pixel loop for `rows` (1 or 3) and `step_count` thresholds, constants where it is called: always
+// inlined, so that each call is its own loop (the package's build otherwise kept one loop of variables). Each
+// channel's words by byte permutes of their low and high bytes, paired (red, green) and (blue, one) in 32-bit lanes
+// for the multiply-adds, a row's sum of two each, then each output's steps by the sum's square root, all in
+// registers. The channels' bytes are gathered in `pair_order`, so that the pairs come out in pixel order. The square
+// root (its reciprocal's estimate, within 2^−14, times the value) spreads the sRGB curve's 255 steps over its 128
+// slices at three or fewer a slice, where the float's bits (a slice an eighth of an octave) need ten. Measured on
+// Zen 5 (C model, one thread, rows of 1920): 1.65 → 1.31 ms a frame against the nine tables' sums; 1.13 → 0.84 by
+// the roots.
 static inline __attribute__((always_inline)) void
 matrix_loop(const uint8_t *src, int count, const uint8_t *bytes, const int16_t *coefficients, const int rows, int one,
             float scale, const float *const gains[3], const uint8_t *steps, const int step_count, uint8_t *dst) {
