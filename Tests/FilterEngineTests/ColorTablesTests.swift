@@ -240,13 +240,6 @@ import FilterPipeline
         #expect(differ < values.count / 200, "\(differ) of \(values.count)")
     }
 
-    /// The byte the render's encode gives a linear value.
-    static func encoded(_ v: Float) -> UInt8 {
-        let shift = ColorMath.encodeTableShift, base = Int32(ColorMath.encodeTableBase)
-        let index = min(max((Int32(bitPattern: v.bitPattern) &>> shift) &- base, 0), Int32(ColorMath.encodeTableCount - 1))
-        return ColorMath.encodeTable[Int(index)]
-    }
-
     /// A video frame (`stream`) starts from the bytes its decoding makes: tables taken for every chroma layout,
     /// per channel exactly and through the luminance within one level of the float path.
     @Test(arguments: Y4MFormat.Chroma.allCases) func videoFramesStartFromTheirBytes(chroma: Y4MFormat.Chroma) throws {
@@ -342,9 +335,9 @@ import FilterPipeline
 
     /// Where the factors cannot stand for the float path the float path renders: a chain read by two inputs of a
     /// multiply (not linear in it), factors from a general kernel (nothing says what fixes them) or reading the
-    /// picture itself (they change with it), factors that are not opaque (CIRandomGenerator's own pixels: refused once, remembered). A vignette that brightens (factors
-    /// up to 10¹²) stays within a level, its largest factors by the float path's steps or all of it by the float
-    /// path.
+    /// picture itself (they change with it), factors that are not opaque (CIRandomGenerator's own pixels: refused
+    /// once, remembered). A vignette that brightens (factors up to 10¹²) stays within a level, its largest factors
+    /// by the float path's steps or all of it by the float path.
     @Test func gainsTheFactorsCannotStandFor() throws {
         let area = PixelRect(covering: Self.picture.extent)
         let warmed = try TestImages.filter("CITemperatureAndTint", ["inputImage": .image(Self.picture),

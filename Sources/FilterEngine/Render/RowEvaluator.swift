@@ -150,9 +150,14 @@ package struct RowEvaluator {
         return (PlanarRow(base: memory, stride: planeStride), memory)
     }
 
+    /// Row k of the scratch.
+    private func scratchRow(_ k: Int) -> PlanarRow {
+        PlanarRow(base: scratch + k * Self.rowFloats, stride: Self.planeStride)
+    }
+
     /// Writes a whole row segment of any length into interleaved pixels, span by span.
     mutating func evaluateRow(_ index: Int, x0: Int, y: Int, count: Int, into out: UnsafeMutablePointer<Pixel>) {
-        let row = PlanarRow(base: scratch + (scratchRows - 1) * Self.rowFloats, stride: Self.planeStride)
+        let row = scratchRow(scratchRows - 1)
         for x in stride(from: x0, to: x0 + count, by: Self.spanWidth) {
             let n = min(Self.spanWidth, x0 + count - x)
             evaluate(index, x0: x, y: y, count: n, into: row)
@@ -188,7 +193,7 @@ package struct RowEvaluator {
     /// output pixels at a time so that each input row segment fits one span.
     private mutating func downsample(_ input: Int, factor f: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         precondition(scratchTop < scratchRows - 1, "scratch exhausted")
-        let row = PlanarRow(base: scratch + scratchTop * Self.rowFloats, stride: Self.planeStride)
+        let row = scratchRow(scratchTop)
         scratchTop += 1
         defer { scratchTop -= 1 }
         let chunk = max(1, Self.spanWidth / f)
@@ -216,7 +221,7 @@ package struct RowEvaluator {
     /// Measured on the 2-core dev VM (bench case c, Gaussian σ 10, perf): the upsample was 44% of the frame.
     private mutating func upsample(_ source: PixelBuffer, factor f: Int, x0: Int, y: Int, count: Int, into out: PlanarRow) {
         precondition(f >= 2 && scratchTop < scratchRows - 1, "upsample: factor below 2 or scratch exhausted")
-        let small = PlanarRow(base: scratch + scratchTop * Self.rowFloats, stride: Self.planeStride)
+        let small = scratchRow(scratchTop)
         let inv = 1 / Float(f)
         let sy = (Float(y) + 0.5) * inv - 0.5
         let j0 = sy.rounded(.down), ty = sy - j0
@@ -281,7 +286,7 @@ package struct RowEvaluator {
             let rows = scratchTop
             for k in 0..<extra {
                 precondition(scratchTop < scratchRows - 1, "scratch exhausted")
-                let row = PlanarRow(base: scratch + scratchTop * Self.rowFloats, stride: Self.planeStride)
+                let row = scratchRow(scratchTop)
                 scratchTop += 1
                 mine[k] = row
                 evaluate(inputs[first + k + 1], x0: x0, y: y, count: count, into: row)
